@@ -1,0 +1,78 @@
+package io.cepheus.nfa;
+
+import io.cepheus.nfa.internal.DiagramWriter;
+import io.cepheus.nfa.internal.Program;
+import io.cepheus.pattern.AfterMatchSkipStrategy;
+import io.cepheus.pattern.Pattern;
+import java.util.List;
+
+/**
+ * A pattern compiled into an NFA. Immutable and thread-safe: compile once, then create one
+ * {@link NfaMatcher} per thread (per shard) with {@link #newMatcher()}.
+ *
+ * @param <T> the event type
+ */
+public final class CompiledPattern<T> {
+
+    private final Pattern<T> pattern;
+    private final Program<T> program;
+
+    CompiledPattern(Pattern<T> pattern, Program<T> program) {
+        this.pattern = pattern;
+        this.program = program;
+    }
+
+    /** @return the pattern this was compiled from */
+    public Pattern<T> pattern() {
+        return pattern;
+    }
+
+    /** @return every stage name, in pattern order (groups flattened) */
+    public List<String> stageNames() {
+        return program.stageNames();
+    }
+
+    /** @return the whole-pattern window in milliseconds (the smallest {@code within}), or 0 if none */
+    public long windowMillis() {
+        return program.window();
+    }
+
+    /** @return the after-match skip strategy */
+    public AfterMatchSkipStrategy skipStrategy() {
+        return program.skipStrategy();
+    }
+
+    /** @return the number of NFA states */
+    public int stateCount() {
+        return program.stateCount();
+    }
+
+    /** @return a matcher with {@link NfaOptions#defaults()} */
+    public NfaMatcher<T> newMatcher() {
+        return newMatcher(NfaOptions.defaults());
+    }
+
+    /**
+     * @param options bound on partial matches, overflow policy, processing-time clock
+     * @return a new matcher, to be used by one thread
+     */
+    public NfaMatcher<T> newMatcher(NfaOptions options) {
+        return new NfaMatcher<>(this, program, options);
+    }
+
+    /** @return the NFA as a Graphviz DOT digraph: states, TAKE / IGNORE / PROCEED edges and their conditions */
+    public String toDot() {
+        return DiagramWriter.dot(program);
+    }
+
+    /** @return the NFA as a Mermaid flowchart, ready to paste into Markdown */
+    public String toMermaid() {
+        return DiagramWriter.mermaid(program);
+    }
+
+    @Override
+    public String toString() {
+        return "CompiledPattern[" + program.stateCount() + " states, stages " + stageNames() + ", window "
+                + windowMillis() + " ms, " + skipStrategy().kind() + "]";
+    }
+}

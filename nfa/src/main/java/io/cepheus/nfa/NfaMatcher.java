@@ -1,0 +1,99 @@
+package io.cepheus.nfa;
+
+import io.cepheus.nfa.internal.NfaEngine;
+import io.cepheus.nfa.internal.Program;
+
+/**
+ * Runs a compiled pattern over many keys, one event at a time. Each key has its own {@link NfaState}; all
+ * keys of one matcher share one buffer, in which every event is stored once however many partial matches
+ * hold it.
+ *
+ * <p><b>Threading:</b> not thread-safe. A matcher and the states it created belong to one thread (a shard
+ * worker, or the caller's thread in tests). Use one matcher per thread.
+ *
+ * <p><b>Time:</b> {@link #process} takes events of one key in event-time order (equal timestamps in
+ * arrival order); sorting and late-data handling belong to the caller (the runtime's reorder buffer).
+ * Before it processes an event at time {@code t} the matcher advances the key's time to {@code t}, which
+ * times out partial matches whose window has closed. {@link #advanceTime} does the same for a watermark
+ * without an event.
+ *
+ * @param <T> the event type
+ */
+public final class NfaMatcher<T> {
+
+    private final CompiledPattern<T> pattern;
+    private final NfaEngine<T> engine;
+
+    NfaMatcher(CompiledPattern<T> pattern, Program<T> program, NfaOptions options) {
+        this.pattern = pattern;
+        this.engine = new NfaEngine<>(program, options.maxPartialMatchesPerKey(),
+                options.overflowPolicy() == OverflowPolicy.FAIL, options.processingTime(), Match::wrap);
+    }
+
+    /** @return the compiled pattern this matcher runs */
+    public CompiledPattern<T> pattern() {
+        return pattern;
+    }
+
+    /**
+     * @param key the key, kept for error messages (may be null)
+     * @return a fresh, empty state for one key
+     */
+    public NfaState newState(Object key) {
+        return engine.newState(key);
+    }
+
+    /**
+     * Matches one event of the key.
+     *
+     * @param state     the key's state, created by this matcher
+     * @param event     the event, not null
+     * @param timestamp its event time, not before the key's {@link NfaState#currentTime()}
+     * @param sink      receives timeouts and matches this step produces
+     * @throws NullPointerException        if the event is null
+     * @throws IllegalArgumentException    if the timestamp goes back in time for this key
+     * @throws ConditionException          if a condition throws (the key's state is left unchanged)
+     * @throws PartialMatchLimitException  under {@link OverflowPolicy#FAIL} when the bound is hit
+     */
+    public void process(NfaState state, T event, long timestamp, MatchSink<T> sink) {
+        engine.process(state, event, timestamp, sink);
+    }
+
+    /**
+     * Advances the key's time (a watermark): partial matches whose window closed time out, held matches they
+     * blocked are released, trailing {@code notFollowedBy} matches complete. Times before the key's current
+     * time are ignored.
+     *
+     * @param state the key's state
+     * @param time  the new time
+     * @param sink  receives matches and timeouts
+     */
+    public void advanceTime(NfaState state, long time, MatchSink<T> sink) {
+        engine.advanceTime(state, time, sink);
+    }
+
+    /** @return events currently held in the shared buffer, over all keys of this matcher */
+    public int bufferedEvents() {
+        return engine.bufferedEvents();
+    }
+
+    /** @return shared-buffer entries (stage, event, predecessor) currently live, over all keys */
+    public int bufferedEntries() {
+        return engine.bufferedEntries();
+    }
+
+    /** @return partial matches dropped so far because a key hit its bound ({@link OverflowPolicy#REJECT_NEW}) */
+    public long rejectedPartialMatches() {
+        return engine.rejectedPartialMatches();
+    }
+
+    /** @return matches emitted so far */
+    public long matchesEmitted() {
+        return engine.matchesEmitted();
+    }
+
+    /** @return timed-out partial matches emitted so far */
+    public long timeoutsEmitted() {
+        return engine.timeoutsEmitted();
+    }
+}

@@ -1,0 +1,26 @@
+package io.cepheus.nfa;
+
+/**
+ * The matching state of one key: its live partial matches and, under a skip strategy, the completed
+ * matches held back behind earlier-starting partial matches. Create one per key with
+ * {@link NfaMatcher#newState(Object)}; it belongs to that matcher and to the matcher's owning thread.
+ */
+public interface NfaState {
+
+    /** @return the key this state was created for (used in error messages), possibly null */
+    Object key();
+
+    /** @return the number of live partial matches */
+    int partialMatchCount();
+
+    /** @return the number of completed matches held back by the skip strategy */
+    int heldMatchCount();
+
+    /** @return the latest time this key has seen (event time or watermark), or {@code Long.MIN_VALUE} */
+    long currentTime();
+
+    /** @return whether nothing is kept for this key, so the caller may drop the state */
+    default boolean isEmpty() {
+        return partialMatchCount() == 0 && heldMatchCount() == 0;
+    }
+}

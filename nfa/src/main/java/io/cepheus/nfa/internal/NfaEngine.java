@@ -1,0 +1,672 @@
+package io.cepheus.nfa.internal;
+
+import io.cepheus.nfa.ConditionException;
+import io.cepheus.nfa.Match;
+import io.cepheus.nfa.MatchSink;
+import io.cepheus.nfa.NfaState;
+import io.cepheus.nfa.PartialMatchLimitException;
+import io.cepheus.pattern.AfterMatchSkipStrategy;
+import io.cepheus.pattern.Condition;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.LongSupplier;
+
+/**
+ * Runs a {@link Program} over the keys of one matcher, one event at a time, with Flink CEP's step
+ * semantics (Flink 2.x {@code NFA#process} / {@code NFA#advanceTime}):
+ *
+ * <ol>
+ *   <li>Advancing time first times out partial matches whose window closed (first event + window, or
+ *       previous event + a stage's gap); a timed-out PENDING state (trailing {@code notFollowedBy}) is a
+ *       match instead.</li>
+ *   <li>For each partial match, in start order, and last for the start state: follow PROCEED edges whose
+ *       condition holds (depth first), collect the TAKE and IGNORE edges whose condition holds, and turn each
+ *       into a new partial match; a TAKE also stores the event in the {@link SharedBuffer}. If any branch
+ *       reaches a STOP state (a NOT stage saw its event) all new partial matches of that one are
+ *       discarded; branches that reach the final state are matches.</li>
+ *   <li>Without a skip strategy matches are emitted at once. With one, they are held while a partial match
+ *       that started earlier is alive, then released in start order, each pruning what the strategy
+ *       discards.</li>
+ * </ol>
+ * A step is computed into scratch arrays and committed only when it completes, so an exception from a
+ * condition leaves the key's state as it was. Simple conditions are evaluated once per event whatever the
+ * number of partial matches; iterative ones once per partial match.
+ *
+ * <p>Not thread-safe: owned by one thread, with the {@link KeyState}s it creates.
+ *
+ * @param <T> the event type
+ */
+public final class NfaEngine<T> {
+
+    /** Builds the public {@link Match} from the raw arrays. */
+    @FunctionalInterface
+    public interface MatchFactory {
+        /**
+         * @param stageNames all stage names
+         * @param events     events, oldest first
+         * @param stageOf    stage index per event
+         * @param times      event time per event
+         * @param <T>        the event type
+         * @return the match
+         */
+        <T> Match<T> create(List<String> stageNames, Object[] events, int[] stageOf, long[] times);
+    }
+
+    private static final int NONE = SharedBuffer.NONE;
+
+    private final Program<T> program;
+    private final int maxPartialMatches;
+    private final boolean failOnOverflow;
+    private final LongSupplier processingTime;
+    private final MatchFactory matchFactory;
+    private final SharedBuffer buffer = new SharedBuffer();
+    private final Context context = new Context();
+    private final Atoms atomSource = new Atoms();
+
+    // scratch of the step being computed
+    private int newCount;
+    private int[] newState = new int[16];
+    private int[] newEntry = new int[16];
+    private long[] newStartTime = new long[16];
+    private long[] newPrevTime = new long[16];
+    private long[] newStartSeq = new long[16];
+    private int matchCount;
+    private int[] matchEntry = new int[8];
+    private long[] matchStartSeq = new long[8];
+    private int createdCount;
+    private int[] created = new int[16];
+    private int edgeCount;
+    private int[] edgeIndex = new int[16];
+    private int[] edgeSource = new int[16];
+    private int[] stack = new int[16];
+    private int timeoutCount;
+    private int[] timeoutEntry = new int[8];
+    private long[] timeoutTime = new long[8];
+
+    // the event being matched
+    private T event;
+    private long eventTime;
+    private long eventSeq;
+    private int eventSlot = NONE;
+    private long seqCounter;
+
+    // condition cache: a simple atom is valid for the event, an iterative one for one partial match
+    private final long[] atomStamp;
+    private final boolean[] atomValue;
+    private long stampCounter;
+    private long eventStamp;
+    private long partialStamp;
+    private int contextEntry = NONE;
+    private int evaluatingState;
+
+    private long rejected;
+    private long matchesEmitted;
+    private long timeoutsEmitted;
+
+    /**
+     * @param program           the compiled pattern
+     * @param maxPartialMatches bound per key
+     * @param failOnOverflow    throw instead of dropping new partial matches beyond the bound
+     * @param processingTime    the processing-time clock conditions may read
+     * @param matchFactory      builds matches
+     */
+    public NfaEngine(Program<T> program, int maxPartialMatches, boolean failOnOverflow, LongSupplier processingTime,
+            MatchFactory matchFactory) {
+        this.program = program;
+        this.maxPartialMatches = maxPartialMatches;
+        this.failOnOverflow = failOnOverflow;
+        this.processingTime = processingTime;
+        this.matchFactory = matchFactory;
+        this.atomStamp = new long[program.atoms.length];
+        this.atomValue = new boolean[program.atoms.length];
+        Arrays.fill(atomStamp, -1);
+    }
+
+    /** @param key for messages @return a new empty key state owned by this engine */
+    public NfaState newState(Object key) {
+        return new KeyState(this, key);
+    }
+
+    /** Advances the key to the event's time, then matches the event. See {@code NfaMatcher#process}. */
+    public void process(NfaState nfaState, T event, long timestamp, MatchSink<T> sink) {
+        KeyState st = own(nfaState);
+        if (event == null) {
+            throw new NullPointerException("event must not be null (key " + st.key + ", timestamp " + timestamp + ")");
+        }
+        Objects.requireNonNull(sink, "sink");
+        if (timestamp < st.currentTime) {
+            throw new IllegalArgumentException("event time " + timestamp + " is before the key's current time "
+                    + st.currentTime + " (key " + st.key + "): the NFA needs each key's events in time order;"
+                    + " sort them first (the runtime's reorder buffer does) and drop late ones");
+        }
+        if (timestamp > st.currentTime) {
+            advance(st, timestamp, sink);
+        }
+        step(st, event, timestamp, sink);
+    }
+
+    /** See {@code NfaMatcher#advanceTime}. */
+    public void advanceTime(NfaState nfaState, long time, MatchSink<T> sink) {
+        KeyState st = own(nfaState);
+        Objects.requireNonNull(sink, "sink");
+        if (time > st.currentTime) {
+            advance(st, time, sink);
+        }
+    }
+
+    private KeyState own(NfaState nfaState) {
+        if (!(nfaState instanceof KeyState st) || st.owner != this) {
+            throw new IllegalArgumentException("this NfaState was not created by this matcher: " + nfaState);
+        }
+        return st;
+    }
+
+    // ------------------------------------------------------------------ time
+
+    private void advance(KeyState st, long time, MatchSink<T> sink) {
+        st.currentTime = time;
+        if (st.count == 0 && st.heldCount == 0) {
+            return;
+        }
+        long window = program.window;
+        matchCount = 0;
+        timeoutCount = 0;
+        int kept = 0;
+        for (int i = 0; i < st.count; i++) {
+            int s = st.state[i];
+            long gap = program.stateGap[s];
+            boolean byGap = gap > 0 && time - st.prevTime[i] >= gap;
+            boolean byWindow = window > 0 && time - st.startTime[i] >= window;
+            if ((byGap || byWindow) && s != program.startState) {
+                if (program.stateKind[s] == Program.PENDING) {
+                    addMatch(st.entry[i], st.startSeq[i]);
+                } else {
+                    addTimeout(st.entry[i], byGap ? st.prevTime[i] + gap : st.startTime[i] + window);
+                }
+                continue;
+            }
+            if (kept != i) {
+                st.state[kept] = s;
+                st.entry[kept] = st.entry[i];
+                st.startTime[kept] = st.startTime[i];
+                st.prevTime[kept] = st.prevTime[i];
+                st.startSeq[kept] = st.startSeq[i];
+            }
+            kept++;
+        }
+        st.count = kept;
+        releaseHeld(st, sink);
+        for (int i = 0; i < timeoutCount; i++) {
+            int entry = timeoutEntry[i];
+            if (!sameAsEarlierTimeout(i)) {
+                timeoutsEmitted++;
+                sink.onTimeout(materialize(entry), timeoutTime[i]);
+            }
+        }
+        for (int i = 0; i < timeoutCount; i++) {
+            buffer.release(timeoutEntry[i]);
+        }
+        timeoutCount = 0;
+    }
+
+    private boolean sameAsEarlierTimeout(int i) {
+        for (int j = 0; j < i; j++) {
+            if (sameChain(timeoutEntry[i], timeoutEntry[j])) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean sameChain(int a, int b) {
+        while (a != NONE && b != NONE) {
+            if (a == b) {
+                return true;
+            }
+            if (buffer.eventSlot(a) != buffer.eventSlot(b) || buffer.stage(a) != buffer.stage(b)) {
+                return false;
+            }
+            a = buffer.prev(a);
+            b = buffer.prev(b);
+        }
+        return a == b;
+    }
+
+    // ------------------------------------------------------------------ one event
+
+    private void step(KeyState st, T e, long time, MatchSink<T> sink) {
+        event = e;
+        eventTime = time;
+        eventSeq = ++seqCounter;
+        eventSlot = NONE;
+        eventStamp = ++stampCounter;
+        newCount = 0;
+        matchCount = 0;
+        createdCount = 0;
+        try {
+            for (int i = 0; i < st.count; i++) {
+                branch(st.state[i], st.entry[i], st.startTime[i], st.prevTime[i], st.startSeq[i]);
+            }
+            branch(program.startState, NONE, time, time, eventSeq);
+        } catch (RuntimeException ex) {
+            rollback();
+            throw conditionFailure(st, ex);
+        }
+        if (newCount > maxPartialMatches) {
+            if (failOnOverflow) {
+                rollback();
+                throw new PartialMatchLimitException("key " + st.key + " would hold " + newCount
+                        + " partial matches at event time " + time + ", more than the bound of " + maxPartialMatches
+                        + " (NfaOptions.maxPartialMatchesPerKey); the event was not applied");
+            }
+            rejected += newCount - maxPartialMatches;
+            newCount = maxPartialMatches;
+        }
+        commit(st);
+        event = null;
+        if (program.skipStrategy.isSkipping()) {
+            if (matchCount > 0 || st.heldCount > 0) {
+                releaseHeld(st, sink);
+            }
+        } else if (matchCount > 0) {
+            for (int i = 0; i < matchCount; i++) {
+                matchesEmitted++;
+                sink.onMatch(materialize(matchEntry[i]));
+                buffer.release(matchEntry[i]);
+            }
+            matchCount = 0;
+        }
+    }
+
+    /** Computes the successors of one partial match (or of the start state) into the scratch arrays. */
+    private void branch(int state, int entry, long startTime, long prevTime, long startSeq) {
+        partialStamp = ++stampCounter;
+        contextEntry = entry;
+        boolean isStart = state == program.startState;
+        collectEdges(state);
+        int firstNew = newCount;
+        boolean discard = false;
+        for (int k = 0; k < edgeCount; k++) {
+            int e = edgeIndex[k];
+            int target = program.edgeTarget[e];
+            if (program.edgeAction[e] == Program.IGNORE) {
+                if (!isStart) {
+                    discard |= add(target, entry, startTime, prevTime, startSeq);
+                }
+            } else {
+                int source = edgeSource[k];
+                int taken = buffer.put(slot(), program.stateStage[source], entry);
+                if (createdCount == created.length) {
+                    created = Arrays.copyOf(created, createdCount * 2);
+                }
+                created[createdCount++] = taken;
+                long st = isStart ? eventTime : startTime;
+                long sq = isStart ? eventSeq : startSeq;
+                discard |= add(target, taken, st, eventTime, sq);
+                if (program.proceedsToFinal[target]) {
+                    int fin = finalAfterProceed(target);
+                    if (fin >= 0) {
+                        discard |= add(fin, taken, st, eventTime, sq);
+                    }
+                }
+            }
+        }
+        if (discard) {
+            // a NOT stage saw its event: this run ends; matches it completed on the way still count
+            newCount = firstNew;
+        }
+    }
+
+    /** Depth-first over PROCEED edges; collects the TAKE and IGNORE edges whose condition holds, in order. */
+    private void collectEdges(int from) {
+        edgeCount = 0;
+        int sp = 0;
+        stack[sp++] = from;
+        while (sp > 0) {
+            int s = stack[--sp];
+            for (int e = program.edgeStart[s]; e < program.edgeStart[s + 1]; e++) {
+                evaluatingState = program.stateKind[program.edgeTarget[e]] == Program.STOP ? program.edgeTarget[e] : s;
+                if (!program.edgeCondition[e].eval(atomSource)) {
+                    continue;
+                }
+                if (program.edgeAction[e] == Program.PROCEED) {
+                    if (sp == stack.length) {
+                        stack = Arrays.copyOf(stack, sp * 2);
+                    }
+                    stack[sp++] = program.edgeTarget[e];
+                } else {
+                    if (edgeCount == edgeIndex.length) {
+                        edgeIndex = Arrays.copyOf(edgeIndex, edgeCount * 2);
+                        edgeSource = Arrays.copyOf(edgeSource, edgeCount * 2);
+                    }
+                    edgeIndex[edgeCount] = e;
+                    edgeSource[edgeCount++] = s;
+                }
+            }
+        }
+    }
+
+    /** After a TAKE into {@code state}: the final state if PROCEED edges that hold lead there, else -1. */
+    private int finalAfterProceed(int state) {
+        int[] local = stack; // free again: collectEdges has finished with it
+        int sp = 0;
+        local[sp++] = state;
+        while (sp > 0) {
+            int s = local[--sp];
+            for (int e = program.edgeStart[s]; e < program.edgeStart[s + 1]; e++) {
+                if (program.edgeAction[e] != Program.PROCEED) {
+                    continue;
+                }
+                evaluatingState = s;
+                if (!program.edgeCondition[e].eval(atomSource)) {
+                    continue;
+                }
+                int t = program.edgeTarget[e];
+                if (program.stateKind[t] == Program.FINAL) {
+                    return t;
+                }
+                if (sp == local.length) {
+                    local = Arrays.copyOf(local, sp * 2);
+                    stack = local;
+                }
+                local[sp++] = t;
+            }
+        }
+        return -1;
+    }
+
+    /** @return true if the target is a STOP state (the branch must be discarded) */
+    private boolean add(int target, int entry, long startTime, long prevTime, long startSeq) {
+        byte kind = program.stateKind[target];
+        if (kind == Program.STOP) {
+            return true;
+        }
+        if (kind == Program.FINAL) {
+            addMatch(entry, startSeq);
+            return false;
+        }
+        if (newCount == newState.length) {
+            int c = newCount * 2;
+            newState = Arrays.copyOf(newState, c);
+            newEntry = Arrays.copyOf(newEntry, c);
+            newStartTime = Arrays.copyOf(newStartTime, c);
+            newPrevTime = Arrays.copyOf(newPrevTime, c);
+            newStartSeq = Arrays.copyOf(newStartSeq, c);
+        }
+        newState[newCount] = target;
+        newEntry[newCount] = entry;
+        newStartTime[newCount] = startTime;
+        newPrevTime[newCount] = prevTime;
+        newStartSeq[newCount] = startSeq;
+        newCount++;
+        return false;
+    }
+
+    private void addMatch(int entry, long startSeq) {
+        if (matchCount == matchEntry.length) {
+            matchEntry = Arrays.copyOf(matchEntry, matchCount * 2);
+            matchStartSeq = Arrays.copyOf(matchStartSeq, matchCount * 2);
+        }
+        matchEntry[matchCount] = entry;
+        matchStartSeq[matchCount++] = startSeq;
+    }
+
+    private void addTimeout(int entry, long time) {
+        if (timeoutCount == timeoutEntry.length) {
+            timeoutEntry = Arrays.copyOf(timeoutEntry, timeoutCount * 2);
+            timeoutTime = Arrays.copyOf(timeoutTime, timeoutCount * 2);
+        }
+        timeoutEntry[timeoutCount] = entry;
+        timeoutTime[timeoutCount++] = time;
+    }
+
+    private int slot() {
+        if (eventSlot == NONE) {
+            eventSlot = buffer.addEvent(event, eventTime, eventSeq);
+        }
+        return eventSlot;
+    }
+
+    /** Makes the computed step the key's state: references first taken, then old ones dropped. */
+    private void commit(KeyState st) {
+        for (int i = 0; i < newCount; i++) {
+            if (newEntry[i] != NONE) {
+                buffer.lock(newEntry[i]);
+            }
+        }
+        for (int i = 0; i < matchCount; i++) {
+            buffer.lock(matchEntry[i]);
+        }
+        for (int i = 0; i < st.count; i++) {
+            if (st.entry[i] != NONE) {
+                buffer.release(st.entry[i]);
+            }
+        }
+        for (int i = createdCount - 1; i >= 0; i--) {
+            buffer.freeIfUnreferenced(created[i]);
+        }
+        if (eventSlot != NONE) {
+            buffer.freeEventIfUnused(eventSlot);
+        }
+        st.ensurePartialCapacity(newCount);
+        System.arraycopy(newState, 0, st.state, 0, newCount);
+        System.arraycopy(newEntry, 0, st.entry, 0, newCount);
+        System.arraycopy(newStartTime, 0, st.startTime, 0, newCount);
+        System.arraycopy(newPrevTime, 0, st.prevTime, 0, newCount);
+        System.arraycopy(newStartSeq, 0, st.startSeq, 0, newCount);
+        st.count = newCount;
+    }
+
+    /** Undoes the entries a failed step created; the key's state was not touched yet. */
+    private void rollback() {
+        for (int i = createdCount - 1; i >= 0; i--) {
+            buffer.freeIfUnreferenced(created[i]);
+        }
+        if (eventSlot != NONE) {
+            buffer.freeEventIfUnused(eventSlot);
+        }
+        newCount = 0;
+        matchCount = 0;
+        createdCount = 0;
+        event = null;
+    }
+
+    private RuntimeException conditionFailure(KeyState st, RuntimeException ex) {
+        int stage = program.stateStage[evaluatingState];
+        String name = stage >= 0 ? program.stageNames.get(stage) : program.stateLabel[evaluatingState];
+        return new ConditionException(name, "the condition of stage '" + name + "' threw " + ex
+                + " on the event at time " + eventTime + " (key " + st.key + "); the event was not applied", ex);
+    }
+
+    // ------------------------------------------------------------------ skip strategies
+
+    /**
+     * Moves this step's matches into the held list, then releases held matches that start no later than every
+     * live partial match, pruning as the skip strategy says (Flink's processMatchesAccordingToSkipStrategy).
+     */
+    private void releaseHeld(KeyState st, MatchSink<T> sink) {
+        for (int i = 0; i < matchCount; i++) {
+            st.hold(matchEntry[i], matchStartSeq[i]);
+        }
+        matchCount = 0;
+        while (st.heldCount > 0 && (st.count == 0 || st.heldStartSeq[0] <= earliestStart(st))) {
+            int entry = st.heldEntry[0];
+            st.removeHeld(0);
+            long pruneAt = pruningSeq(entry);
+            if (pruneAt != Long.MIN_VALUE) {
+                prune(st, pruneAt);
+            }
+            matchesEmitted++;
+            Match<T> m = materialize(entry);
+            buffer.release(entry);
+            sink.onMatch(m);
+        }
+    }
+
+    private static long earliestStart(KeyState st) {
+        long min = Long.MAX_VALUE;
+        for (int i = 0; i < st.count; i++) {
+            min = Math.min(min, st.startSeq[i]);
+        }
+        return min;
+    }
+
+    /** @return the event sequence number partial matches are pruned against, or MIN_VALUE for none */
+    private long pruningSeq(int entry) {
+        AfterMatchSkipStrategy skip = program.skipStrategy;
+        switch (skip.kind()) {
+            case SKIP_PAST_LAST_EVENT:
+                return buffer.seq(entry);
+            case SKIP_TO_NEXT: {
+                long first = Long.MAX_VALUE;
+                for (int e = entry; e != NONE; e = buffer.prev(e)) {
+                    first = Math.min(first, buffer.seq(e));
+                }
+                return first;
+            }
+            case SKIP_TO_FIRST:
+            case SKIP_TO_LAST: {
+                long found = Long.MIN_VALUE;
+                for (int e = entry; e != NONE; e = buffer.prev(e)) {
+                    if (buffer.stage(e) == program.skipStage) {
+                        found = buffer.seq(e);
+                        if (skip.kind() == AfterMatchSkipStrategy.Kind.SKIP_TO_LAST) {
+                            break;
+                        }
+                    }
+                }
+                if (found == Long.MIN_VALUE && skip.throwOnAbsent()) {
+                    throw new IllegalStateException("Could not skip to stage '" + skip.stage()
+                            + "': the match has no such element: " + materialize(entry));
+                }
+                return found;
+            }
+            default:
+                return Long.MIN_VALUE;
+        }
+    }
+
+    private void prune(KeyState st, long pruneAt) {
+        boolean inclusive = program.skipStrategy.kind() == AfterMatchSkipStrategy.Kind.SKIP_TO_NEXT
+                || program.skipStrategy.kind() == AfterMatchSkipStrategy.Kind.SKIP_PAST_LAST_EVENT;
+        int kept = 0;
+        for (int i = 0; i < st.count; i++) {
+            long s = st.startSeq[i];
+            if (inclusive ? s <= pruneAt : s < pruneAt) {
+                if (st.entry[i] != NONE) {
+                    buffer.release(st.entry[i]);
+                }
+                continue;
+            }
+            if (kept != i) {
+                st.state[kept] = st.state[i];
+                st.entry[kept] = st.entry[i];
+                st.startTime[kept] = st.startTime[i];
+                st.prevTime[kept] = st.prevTime[i];
+                st.startSeq[kept] = s;
+            }
+            kept++;
+        }
+        st.count = kept;
+        for (int i = st.heldCount - 1; i >= 0; i--) {
+            long s = st.heldStartSeq[i];
+            if (inclusive ? s <= pruneAt : s < pruneAt) {
+                buffer.release(st.heldEntry[i]);
+                st.removeHeld(i);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ matches and conditions
+
+    private Match<T> materialize(int entry) {
+        int n = 0;
+        for (int e = entry; e != NONE; e = buffer.prev(e)) {
+            n++;
+        }
+        Object[] events = new Object[n];
+        int[] stageOf = new int[n];
+        long[] times = new long[n];
+        int i = n;
+        for (int e = entry; e != NONE; e = buffer.prev(e)) {
+            i--;
+            events[i] = buffer.event(e);
+            stageOf[i] = buffer.stage(e);
+            times[i] = buffer.time(e);
+        }
+        return matchFactory.create(program.stageNames, events, stageOf, times);
+    }
+
+    /** Evaluates atoms with caching: simple ones once per event, iterative ones once per partial match. */
+    private final class Atoms implements Expr.AtomSource {
+        @Override
+        public boolean atom(int index) {
+            boolean iterative = program.atomIterative[index];
+            long stamp = atomStamp[index];
+            if (iterative ? stamp == partialStamp : stamp >= eventStamp) {
+                return atomValue[index];
+            }
+            Condition<T> c = program.atoms[index];
+            boolean v = c.test(event, context);
+            atomValue[index] = v;
+            atomStamp[index] = iterative ? partialStamp : eventStamp;
+            return v;
+        }
+    }
+
+    /** What iterative conditions see: the partial match being extended. */
+    private final class Context implements Condition.Context<T> {
+        @Override
+        @SuppressWarnings("unchecked")
+        public List<T> eventsForPattern(String stage) {
+            int index = program.stageIndexOf(stage);
+            List<T> out = new ArrayList<>();
+            for (int e = contextEntry; e != NONE; e = buffer.prev(e)) {
+                if (buffer.stage(e) == index) {
+                    out.add((T) buffer.event(e));
+                }
+            }
+            java.util.Collections.reverse(out);
+            return out;
+        }
+
+        @Override
+        public long timestamp() {
+            return eventTime;
+        }
+
+        @Override
+        public long currentProcessingTime() {
+            return processingTime.getAsLong();
+        }
+    }
+
+    // ------------------------------------------------------------------ metrics
+
+    /** @return events held in the shared buffer */
+    public int bufferedEvents() {
+        return buffer.liveEvents();
+    }
+
+    /** @return live shared-buffer entries */
+    public int bufferedEntries() {
+        return buffer.liveEntries();
+    }
+
+    /** @return partial matches dropped at the bound */
+    public long rejectedPartialMatches() {
+        return rejected;
+    }
+
+    /** @return matches emitted */
+    public long matchesEmitted() {
+        return matchesEmitted;
+    }
+
+    /** @return timeouts emitted */
+    public long timeoutsEmitted() {
+        return timeoutsEmitted;
+    }
+}

@@ -1,0 +1,102 @@
+package io.cepheus.nfa.internal;
+
+import io.cepheus.pattern.AfterMatchSkipStrategy;
+import io.cepheus.pattern.Contiguity;
+import io.cepheus.pattern.MalformedPatternException;
+import io.cepheus.pattern.Pattern;
+import io.cepheus.pattern.WithinType;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Compilation pass: the rules that need the whole pattern (the builder checks the local ones as each call
+ * is made), and the facts later passes need: the flattened stage names and the whole-pattern window.
+ */
+final class PatternRules {
+
+    private PatternRules() {
+    }
+
+    /**
+     * @param last the pattern
+     * @return every stage name in pattern order, groups flattened
+     * @throws MalformedPatternException on a duplicate name
+     */
+    static <T> List<String> stageNames(Pattern<T> last) {
+        List<String> names = new ArrayList<>();
+        collect(last, names);
+        Set<String> seen = new HashSet<>();
+        for (String name : names) {
+            if (!seen.add(name)) {
+                throw new MalformedPatternException("stage '" + name + "': Duplicate pattern name; stage names"
+                        + " must be unique within a pattern (groups included)");
+            }
+        }
+        if (seen.contains(StateGraphBuilder.END_STATE)) {
+            throw new MalformedPatternException("stage '" + StateGraphBuilder.END_STATE + "': the name is reserved");
+        }
+        return names;
+    }
+
+    private static <T> void collect(Pattern<T> last, List<String> into) {
+        for (Pattern<T> stage : last.stages()) {
+            if (stage.isGroup()) {
+                collect(stage.group(), into);
+            } else {
+                into.add(stage.name());
+            }
+        }
+    }
+
+    /** @return the smallest FIRST_AND_LAST window of any stage (groups included), in ms, or 0 if none */
+    static <T> long window(Pattern<T> last) {
+        long min = 0;
+        for (Pattern<T> stage : last.stages()) {
+            long w = stage.window(WithinType.FIRST_AND_LAST).map(Duration::toMillis).orElse(0L);
+            if (stage.isGroup()) {
+                long inner = window(stage.group());
+                if (inner > 0 && (w == 0 || inner < w)) {
+                    w = inner;
+                }
+            }
+            if (w > 0 && (min == 0 || w < min)) {
+                min = w;
+            }
+        }
+        return min;
+    }
+
+    /** Checks the rules that need the whole pattern. */
+    static <T> void check(Pattern<T> last, List<String> stageNames, long window) {
+        if (last.contiguity() == Contiguity.NOT_FOLLOWED_BY && window == 0
+                && StateGraphBuilder.gapOf(last) == 0) {
+            throw new MalformedPatternException("stage '" + last.name() + "': NotFollowedBy is not supported"
+                    + " without windowTime as a last part of a Pattern! Add within(...): the match is emitted"
+                    + " when the window closes without the forbidden event");
+        }
+        checkGroups(last);
+        AfterMatchSkipStrategy skip = last.skipStrategy();
+        if (skip.stage() != null && !stageNames.contains(skip.stage())) {
+            throw new MalformedPatternException("stage '" + skip.stage() + "': The pattern name specified in"
+                    + " AfterMatchSkipStrategy " + skip.kind() + " can not be found in the given Pattern "
+                    + stageNames);
+        }
+    }
+
+    private static <T> void checkGroups(Pattern<T> last) {
+        for (Pattern<T> stage : last.stages()) {
+            if (!stage.isGroup()) {
+                continue;
+            }
+            Pattern<T> inner = stage.group();
+            if (inner.isNot()) {
+                throw new MalformedPatternException("stage '" + inner.name() + "': a group cannot end with a NOT"
+                        + " stage");
+            }
+            checkGroups(inner);
+        }
+    }
+}
