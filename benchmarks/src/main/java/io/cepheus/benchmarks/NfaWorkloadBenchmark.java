@@ -33,7 +33,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * <pre>
  * mvn -B -ntp -pl benchmarks -am package -DskipTests
  * java -jar benchmarks/target/benchmarks.jar NfaWorkloadBenchmark -prof gc
- * java -jar benchmarks/target/benchmarks.jar NfaWorkloadBenchmark.matchWholeStream -p workload=W2 -prof gc -f 1 -wi 2 -i 3
+ * java -jar benchmarks/target/benchmarks.jar NfaWorkloadBenchmark.matchWholeStream -p workload=W2 -prof gc \
+ *      -wi 2 -i 3
  * </pre>
  */
 @BenchmarkMode(Mode.Throughput)

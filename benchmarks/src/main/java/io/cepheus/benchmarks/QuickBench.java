@@ -4,6 +4,7 @@ import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * A quick single-thread benchmark without JMH: per workload, warm-up runs then timed runs of the whole stream
@@ -16,7 +17,8 @@ import java.util.List;
  * a result.
  *
  * <pre>
- * java -Xms2g -Xmx2g -cp benchmarks/target/benchmarks.jar io.cepheus.benchmarks.QuickBench [--warmup 3] [--runs 5] [W1 ...]
+ * java -Xms2g -Xmx2g -cp benchmarks/target/benchmarks.jar io.cepheus.benchmarks.QuickBench \
+ *      [--warmup 3] [--runs 5] [W1 ...]
  * </pre>
  */
 public final class QuickBench {
@@ -42,8 +44,8 @@ public final class QuickBench {
             throw new IllegalArgumentException("need --runs >= 1 and --warmup >= 0");
         }
         com.sun.management.ThreadMXBean threads = allocationCounter();
-        System.out.printf("QuickBench: %d warm-up + %d timed runs per workload, single thread, %s %s%n", warmups,
-                runs, System.getProperty("java.vm.name"), System.getProperty("java.version"));
+        System.out.printf(Locale.ROOT, "QuickBench: %d warm-up + %d timed runs per workload, single thread, %s %s%n",
+                warmups, runs, System.getProperty("java.vm.name"), System.getProperty("java.version"));
         boolean allAgree = true;
         for (Workload workload : WorkloadSelection.parse(names)) {
             allAgree &= bench(workload, warmups, runs, threads);
@@ -78,10 +80,10 @@ public final class QuickBench {
         }
         double[] sortedRates = eventsPerSecond.clone();
         Arrays.sort(sortedRates);
-        System.out.printf("%s: %,d events, counts OK (%,d matches, %,d timeouts): median %.3f M events/s "
+        System.out.printf(Locale.ROOT, "%s: %,d events, counts OK (%,d matches, %,d timeouts): median %.3f M events/s "
                         + "(min %.3f, max %.3f), %.0f B allocated/event (median)%n",
-                workload, stream.size(), last.matches(), last.timeouts(), median(eventsPerSecond) / 1e6, sortedRates[0] / 1e6, sortedRates[runs - 1] / 1e6,
-                median(bytesPerEvent));
+                workload, stream.size(), last.matches(), last.timeouts(), median(eventsPerSecond) / 1e6,
+                sortedRates[0] / 1e6, sortedRates[runs - 1] / 1e6, median(bytesPerEvent));
         return true;
     }
 
@@ -91,7 +93,8 @@ public final class QuickBench {
         if (differences.isEmpty()) {
             return true;
         }
-        System.out.printf("%s: COUNTS DIFFER from WORKLOADS.md (%s); no speed reported%n", workload, result);
+        System.out.printf(Locale.ROOT, "%s: COUNTS DIFFER from WORKLOADS.md (%s); no speed reported%n", workload,
+                result);
         for (String difference : differences) {
             System.out.println("    " + difference);
         }

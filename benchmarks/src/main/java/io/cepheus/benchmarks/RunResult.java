@@ -23,12 +23,12 @@ public record RunResult(long matches, long timeouts, long checksum) {
     public List<String> differencesFrom(Workload workload) {
         List<String> out = new ArrayList<>();
         if (matches != workload.expectedMatches()) {
-            out.add(String.format(Locale.ROOT, "matches: expected %,d, got %,d (%+,d)", workload.expectedMatches(), matches,
-                    matches - workload.expectedMatches()));
+            out.add(String.format(Locale.ROOT, "matches: expected %,d, got %,d (%+,d)", workload.expectedMatches(),
+                    matches, matches - workload.expectedMatches()));
         }
         if (workload.countsTimeouts() && timeouts != workload.expectedTimeouts()) {
-            out.add(String.format(Locale.ROOT, "timeouts: expected %,d, got %,d (%+,d)", workload.expectedTimeouts(), timeouts,
-                    timeouts - workload.expectedTimeouts()));
+            out.add(String.format(Locale.ROOT, "timeouts: expected %,d, got %,d (%+,d)",
+                    workload.expectedTimeouts(), timeouts, timeouts - workload.expectedTimeouts()));
         }
         if (checksum != workload.expectedChecksum()) {
             out.add("checksum: expected " + MatchChecksum.hex(workload.expectedChecksum()) + ", got "
@@ -39,6 +39,7 @@ public record RunResult(long matches, long timeouts, long checksum) {
 
     @Override
     public String toString() {
-        return String.format(Locale.ROOT, "matches %,d, timeouts %,d, checksum %s", matches, timeouts, MatchChecksum.hex(checksum));
+        return String.format(Locale.ROOT, "matches %,d, timeouts %,d, checksum %s", matches, timeouts,
+                MatchChecksum.hex(checksum));
     }
 }

@@ -23,9 +23,28 @@ public interface MatchSink<T> {
     default void onTimeout(Match<T> partialMatch, long timeoutTimestamp) {
     }
 
+    /**
+     * Whether {@link #onTimeout} should be called. Materialising a timed-out partial match costs allocation;
+     * a sink that ignores timeouts returns false so the matcher skips it (timeouts are still counted).
+     *
+     * @return true by default
+     */
+    default boolean wantsTimeouts() {
+        return true;
+    }
+
     /** @param <T> the event type
      *  @return a sink that drops everything (useful when only counts are read) */
     static <T> MatchSink<T> discarding() {
-        return m -> { };
+        return new MatchSink<>() {
+            @Override
+            public void onMatch(Match<T> match) {
+            }
+
+            @Override
+            public boolean wantsTimeouts() {
+                return false;
+            }
+        };
     }
 }

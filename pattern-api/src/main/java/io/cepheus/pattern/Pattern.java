@@ -285,8 +285,8 @@ public final class Pattern<T> {
 
     /**
      * Stops a looping stage: an event satisfying {@code condition} ends the loop and is not taken by it.
-     * For {@code a.oneOrMore().until(type == C) followedBy e} over {@code a1 a2 c a3 e}: {@code a1 a2 e}
-     * and {@code a2 e}, never {@code a3}.
+     * For {@code s followedBy a.oneOrMore().until(type == C) followedBy e} over {@code s a1 a2 c a3 e}:
+     * {@code s a1 a2 e} and {@code s a1 e}; the loop never reaches past {@code c} to take {@code a3}.
      *
      * @param condition the stop condition
      * @return the pattern with the bounded loop

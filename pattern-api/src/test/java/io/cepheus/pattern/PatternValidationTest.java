@@ -1,7 +1,6 @@
 package io.cepheus.pattern;
 
 import static io.cepheus.pattern.Rejections.assertRejected;
-import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -372,19 +371,5 @@ class PatternValidationTest {
             assertEquals(null, g.condition());
             assertFalse(a().isGroup());
         }
-    }
-
-    @Test
-    void everyStageErrorIsAnIllegalArgumentException() {
-        // callers that only know the JDK exceptions still catch misuse
-        assertDoesNotThrow(() -> {
-            try {
-                a().times(0);
-            } catch (IllegalArgumentException expected) {
-                assertTrue(expected instanceof MalformedPatternException);
-                return;
-            }
-            throw new AssertionError("times(0) was accepted");
-        });
     }
 }

@@ -4,22 +4,30 @@ import io.cepheus.nfa.NfaState;
 import java.util.Arrays;
 
 /**
- * The state of one key: its live partial matches (parallel arrays, ordered by start event, ties in creation
- * order, as Flink's priority queue orders them) and the completed matches a skip strategy holds back.
- * Owned by the thread of the {@link NfaEngine} that created it.
+ * The state of one key: its live partial matches and the completed matches a skip strategy holds back.
+ *
+ * <p>Partial matches are packed into one {@code long[]}, {@link #STRIDE} longs each, so that matching an
+ * event of a key touches one array (one or two cache lines) rather than one per field: with tens of
+ * thousands of keys those misses dominate the cost of a step. They are ordered by start event, ties in
+ * creation order, as Flink's priority queue of computation states orders them.
+ *
+ * <p>Owned by the thread of the {@link NfaEngine} that created it.
  */
 final class KeyState implements NfaState {
+
+    /** Longs per partial match: state and buffer entry, start time, previous event time, start event seq. */
+    static final int STRIDE = 4;
+    static final int STATE_ENTRY = 0;
+    static final int START_TIME = 1;
+    static final int PREV_TIME = 2;
+    static final int START_SEQ = 3;
 
     final NfaEngine<?> owner;
     final Object key;
     long currentTime = Long.MIN_VALUE;
 
     int count;
-    int[] state = new int[2];
-    int[] entry = new int[2];
-    long[] startTime = new long[2];
-    long[] prevTime = new long[2];
-    long[] startSeq = new long[2];
+    long[] partials = new long[2 * STRIDE];
 
     int heldCount;
     int[] heldEntry = new int[0];
@@ -30,14 +38,21 @@ final class KeyState implements NfaState {
         this.key = key;
     }
 
+    static long pack(int state, int entry) {
+        return ((long) state << 32) | (entry & 0xFFFF_FFFFL);
+    }
+
+    static int stateOf(long packed) {
+        return (int) (packed >>> 32);
+    }
+
+    static int entryOf(long packed) {
+        return (int) packed;
+    }
+
     void ensurePartialCapacity(int n) {
-        if (n > state.length) {
-            int c = Math.max(n, state.length * 2);
-            state = Arrays.copyOf(state, c);
-            entry = Arrays.copyOf(entry, c);
-            startTime = Arrays.copyOf(startTime, c);
-            prevTime = Arrays.copyOf(prevTime, c);
-            startSeq = Arrays.copyOf(startSeq, c);
+        if (n * STRIDE > partials.length) {
+            partials = Arrays.copyOf(partials, Math.max(n * STRIDE, partials.length * 2));
         }
     }
 

@@ -64,14 +64,12 @@ public final class NfaEngine<T> {
     private final SharedBuffer buffer = new SharedBuffer();
     private final Context context = new Context();
     private final Atoms atomSource = new Atoms();
+    /** Without windows nothing times out, so advancing time has nothing to do. */
+    private final boolean timeCanExpire;
 
     // scratch of the step being computed
     private int newCount;
-    private int[] newState = new int[16];
-    private int[] newEntry = new int[16];
-    private long[] newStartTime = new long[16];
-    private long[] newPrevTime = new long[16];
-    private long[] newStartSeq = new long[16];
+    private long[] next = new long[16 * KeyState.STRIDE];
     private int matchCount;
     private int[] matchEntry = new int[8];
     private long[] matchStartSeq = new long[8];
@@ -119,6 +117,7 @@ public final class NfaEngine<T> {
         this.failOnOverflow = failOnOverflow;
         this.processingTime = processingTime;
         this.matchFactory = matchFactory;
+        this.timeCanExpire = program.window > 0 || program.anyGap;
         this.atomStamp = new long[program.atoms.length];
         this.atomValue = new boolean[program.atoms.length];
         Arrays.fill(atomStamp, -1);
@@ -167,42 +166,46 @@ public final class NfaEngine<T> {
 
     private void advance(KeyState st, long time, MatchSink<T> sink) {
         st.currentTime = time;
-        if (st.count == 0 && st.heldCount == 0) {
+        if ((st.count == 0 && st.heldCount == 0) || !timeCanExpire) {
             return;
         }
         long window = program.window;
         matchCount = 0;
         timeoutCount = 0;
+        long[] pm = st.partials;
         int kept = 0;
         for (int i = 0; i < st.count; i++) {
-            int s = st.state[i];
+            int at = i * KeyState.STRIDE;
+            long stateEntry = pm[at + KeyState.STATE_ENTRY];
+            int s = KeyState.stateOf(stateEntry);
             long gap = program.stateGap[s];
-            boolean byGap = gap > 0 && time - st.prevTime[i] >= gap;
-            boolean byWindow = window > 0 && time - st.startTime[i] >= window;
+            long startTime = pm[at + KeyState.START_TIME];
+            long prevTime = pm[at + KeyState.PREV_TIME];
+            boolean byGap = gap > 0 && time - prevTime >= gap;
+            boolean byWindow = window > 0 && time - startTime >= window;
             if ((byGap || byWindow) && s != program.startState) {
                 if (program.stateKind[s] == Program.PENDING) {
-                    addMatch(st.entry[i], st.startSeq[i]);
+                    addMatch(KeyState.entryOf(stateEntry), pm[at + KeyState.START_SEQ]);
                 } else {
-                    addTimeout(st.entry[i], byGap ? st.prevTime[i] + gap : st.startTime[i] + window);
+                    addTimeout(KeyState.entryOf(stateEntry), byGap ? prevTime + gap : startTime + window);
                 }
                 continue;
             }
             if (kept != i) {
-                st.state[kept] = s;
-                st.entry[kept] = st.entry[i];
-                st.startTime[kept] = st.startTime[i];
-                st.prevTime[kept] = st.prevTime[i];
-                st.startSeq[kept] = st.startSeq[i];
+                System.arraycopy(pm, at, pm, kept * KeyState.STRIDE, KeyState.STRIDE);
             }
             kept++;
         }
         st.count = kept;
         releaseHeld(st, sink);
+        boolean wantsTimeouts = sink.wantsTimeouts();
         for (int i = 0; i < timeoutCount; i++) {
             int entry = timeoutEntry[i];
             if (!sameAsEarlierTimeout(i)) {
                 timeoutsEmitted++;
-                sink.onTimeout(materialize(entry), timeoutTime[i]);
+                if (wantsTimeouts) {
+                    sink.onTimeout(materialize(entry), timeoutTime[i]);
+                }
             }
         }
         for (int i = 0; i < timeoutCount; i++) {
@@ -246,8 +249,11 @@ public final class NfaEngine<T> {
         matchCount = 0;
         createdCount = 0;
         try {
-            for (int i = 0; i < st.count; i++) {
-                branch(st.state[i], st.entry[i], st.startTime[i], st.prevTime[i], st.startSeq[i]);
+            long[] pm = st.partials;
+            for (int i = 0, at = 0; i < st.count; i++, at += KeyState.STRIDE) {
+                long stateEntry = pm[at + KeyState.STATE_ENTRY];
+                branch(KeyState.stateOf(stateEntry), KeyState.entryOf(stateEntry), pm[at + KeyState.START_TIME],
+                        pm[at + KeyState.PREV_TIME], pm[at + KeyState.START_SEQ]);
             }
             branch(program.startState, NONE, time, time, eventSeq);
         } catch (RuntimeException ex) {
@@ -328,7 +334,7 @@ public final class NfaEngine<T> {
             int s = stack[--sp];
             for (int e = program.edgeStart[s]; e < program.edgeStart[s + 1]; e++) {
                 evaluatingState = program.stateKind[program.edgeTarget[e]] == Program.STOP ? program.edgeTarget[e] : s;
-                if (!program.edgeCondition[e].eval(atomSource)) {
+                if (!holds(e)) {
                     continue;
                 }
                 if (program.edgeAction[e] == Program.PROCEED) {
@@ -348,6 +354,20 @@ public final class NfaEngine<T> {
         }
     }
 
+    /** Evaluates an edge's condition; the common shapes avoid the expression tree's virtual calls. */
+    private boolean holds(int edge) {
+        switch (program.edgeCondShape[edge]) {
+            case Program.COND_TRUE:
+                return true;
+            case Program.COND_ATOM:
+                return atomSource.atom(program.edgeCondAtom[edge]);
+            case Program.COND_NOT_ATOM:
+                return !atomSource.atom(program.edgeCondAtom[edge]);
+            default:
+                return program.edgeCondition[edge].eval(atomSource);
+        }
+    }
+
     /** After a TAKE into {@code state}: the final state if PROCEED edges that hold lead there, else -1. */
     private int finalAfterProceed(int state) {
         int[] local = stack; // free again: collectEdges has finished with it
@@ -360,7 +380,7 @@ public final class NfaEngine<T> {
                     continue;
                 }
                 evaluatingState = s;
-                if (!program.edgeCondition[e].eval(atomSource)) {
+                if (!holds(e)) {
                     continue;
                 }
                 int t = program.edgeTarget[e];
@@ -387,19 +407,14 @@ public final class NfaEngine<T> {
             addMatch(entry, startSeq);
             return false;
         }
-        if (newCount == newState.length) {
-            int c = newCount * 2;
-            newState = Arrays.copyOf(newState, c);
-            newEntry = Arrays.copyOf(newEntry, c);
-            newStartTime = Arrays.copyOf(newStartTime, c);
-            newPrevTime = Arrays.copyOf(newPrevTime, c);
-            newStartSeq = Arrays.copyOf(newStartSeq, c);
+        int at = newCount * KeyState.STRIDE;
+        if (at == next.length) {
+            next = Arrays.copyOf(next, at * 2);
         }
-        newState[newCount] = target;
-        newEntry[newCount] = entry;
-        newStartTime[newCount] = startTime;
-        newPrevTime[newCount] = prevTime;
-        newStartSeq[newCount] = startSeq;
+        next[at + KeyState.STATE_ENTRY] = KeyState.pack(target, entry);
+        next[at + KeyState.START_TIME] = startTime;
+        next[at + KeyState.PREV_TIME] = prevTime;
+        next[at + KeyState.START_SEQ] = startSeq;
         newCount++;
         return false;
     }
@@ -431,17 +446,20 @@ public final class NfaEngine<T> {
 
     /** Makes the computed step the key's state: references first taken, then old ones dropped. */
     private void commit(KeyState st) {
-        for (int i = 0; i < newCount; i++) {
-            if (newEntry[i] != NONE) {
-                buffer.lock(newEntry[i]);
+        for (int at = 0; at < newCount * KeyState.STRIDE; at += KeyState.STRIDE) {
+            int entry = KeyState.entryOf(next[at + KeyState.STATE_ENTRY]);
+            if (entry != NONE) {
+                buffer.lock(entry);
             }
         }
         for (int i = 0; i < matchCount; i++) {
             buffer.lock(matchEntry[i]);
         }
-        for (int i = 0; i < st.count; i++) {
-            if (st.entry[i] != NONE) {
-                buffer.release(st.entry[i]);
+        long[] pm = st.partials;
+        for (int at = 0; at < st.count * KeyState.STRIDE; at += KeyState.STRIDE) {
+            int entry = KeyState.entryOf(pm[at + KeyState.STATE_ENTRY]);
+            if (entry != NONE) {
+                buffer.release(entry);
             }
         }
         for (int i = createdCount - 1; i >= 0; i--) {
@@ -451,11 +469,7 @@ public final class NfaEngine<T> {
             buffer.freeEventIfUnused(eventSlot);
         }
         st.ensurePartialCapacity(newCount);
-        System.arraycopy(newState, 0, st.state, 0, newCount);
-        System.arraycopy(newEntry, 0, st.entry, 0, newCount);
-        System.arraycopy(newStartTime, 0, st.startTime, 0, newCount);
-        System.arraycopy(newPrevTime, 0, st.prevTime, 0, newCount);
-        System.arraycopy(newStartSeq, 0, st.startSeq, 0, newCount);
+        System.arraycopy(next, 0, st.partials, 0, newCount * KeyState.STRIDE);
         st.count = newCount;
     }
 
@@ -507,8 +521,8 @@ public final class NfaEngine<T> {
 
     private static long earliestStart(KeyState st) {
         long min = Long.MAX_VALUE;
-        for (int i = 0; i < st.count; i++) {
-            min = Math.min(min, st.startSeq[i]);
+        for (int at = KeyState.START_SEQ; at < st.count * KeyState.STRIDE; at += KeyState.STRIDE) {
+            min = Math.min(min, st.partials[at]);
         }
         return min;
     }
@@ -551,21 +565,20 @@ public final class NfaEngine<T> {
     private void prune(KeyState st, long pruneAt) {
         boolean inclusive = program.skipStrategy.kind() == AfterMatchSkipStrategy.Kind.SKIP_TO_NEXT
                 || program.skipStrategy.kind() == AfterMatchSkipStrategy.Kind.SKIP_PAST_LAST_EVENT;
+        long[] pm = st.partials;
         int kept = 0;
         for (int i = 0; i < st.count; i++) {
-            long s = st.startSeq[i];
+            int at = i * KeyState.STRIDE;
+            long s = pm[at + KeyState.START_SEQ];
             if (inclusive ? s <= pruneAt : s < pruneAt) {
-                if (st.entry[i] != NONE) {
-                    buffer.release(st.entry[i]);
+                int entry = KeyState.entryOf(pm[at + KeyState.STATE_ENTRY]);
+                if (entry != NONE) {
+                    buffer.release(entry);
                 }
                 continue;
             }
             if (kept != i) {
-                st.state[kept] = st.state[i];
-                st.entry[kept] = st.entry[i];
-                st.startTime[kept] = st.startTime[i];
-                st.prevTime[kept] = st.prevTime[i];
-                st.startSeq[kept] = s;
+                System.arraycopy(pm, at, pm, kept * KeyState.STRIDE, KeyState.STRIDE);
             }
             kept++;
         }

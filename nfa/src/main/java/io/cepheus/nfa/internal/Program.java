@@ -19,6 +19,11 @@ public final class Program<T> {
     static final byte STOP = 2;
     static final byte PENDING = 3;
 
+    static final byte COND_TRUE = 0;
+    static final byte COND_ATOM = 1;
+    static final byte COND_NOT_ATOM = 2;
+    static final byte COND_TREE = 3;
+
     static final byte TAKE = 0;
     static final byte IGNORE = 1;
     static final byte PROCEED = 2;
@@ -35,6 +40,9 @@ public final class Program<T> {
     final byte[] edgeAction;
     final int[] edgeTarget;
     final Expr[] edgeCondition;
+    /** The condition's shape, so the common ones skip the virtual call: see {@link #COND_TRUE} etc. */
+    final byte[] edgeCondShape;
+    final int[] edgeCondAtom;
     final Condition<T>[] atoms;
     final boolean[] atomIterative;
     final String[] atomLabels;
@@ -60,6 +68,22 @@ public final class Program<T> {
         this.edgeAction = edgeAction;
         this.edgeTarget = edgeTarget;
         this.edgeCondition = edgeCondition;
+        this.edgeCondShape = new byte[edgeCondition.length];
+        this.edgeCondAtom = new int[edgeCondition.length];
+        for (int e = 0; e < edgeCondition.length; e++) {
+            Expr c = edgeCondition[e];
+            if (c == Expr.TRUE) {
+                edgeCondShape[e] = COND_TRUE;
+            } else if (c instanceof Expr.Atom a) {
+                edgeCondShape[e] = COND_ATOM;
+                edgeCondAtom[e] = a.index;
+            } else if (c instanceof Expr.Not n && n.inner instanceof Expr.Atom a) {
+                edgeCondShape[e] = COND_NOT_ATOM;
+                edgeCondAtom[e] = a.index;
+            } else {
+                edgeCondShape[e] = COND_TREE;
+            }
+        }
         this.atoms = atoms;
         this.atomIterative = atomIterative;
         this.atomLabels = atomLabels;

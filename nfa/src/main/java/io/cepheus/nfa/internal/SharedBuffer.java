@@ -17,7 +17,9 @@ import java.util.Arrays;
  * <p>Reference counts: an entry is referenced by the partial and held matches whose last entry it is and by
  * the entries whose predecessor it is; an event by the entries that hold it. An entry whose count drops to
  * zero is freed at once and releases its predecessor and its event, so memory follows the live partial
- * matches exactly. Storage is primitive arrays with free lists: no allocation per event in steady state.
+ * matches exactly. Storage is packed primitive arrays (one entry = four adjacent ints, one event = three adjacent longs,
+ * so following a chain costs one cache line per entry) with free lists: no allocation per event in steady
+ * state.
  *
  * <p>Owned by the thread that owns its {@link NfaEngine}.
  */
@@ -26,18 +28,25 @@ final class SharedBuffer {
     static final int NONE = -1;
     private static final int FREED = -1;
 
+    // entries: EVENT, STAGE, PREV, REFS
+    private static final int E_STRIDE = 4;
+    private static final int E_EVENT = 0;
+    private static final int E_STAGE = 1;
+    private static final int E_PREV = 2;
+    private static final int E_REFS = 3;
+    // events: TIME, SEQ, REFS (the object itself in a parallel Object[])
+    private static final int V_STRIDE = 3;
+    private static final int V_TIME = 0;
+    private static final int V_SEQ = 1;
+    private static final int V_REFS = 2;
+
     private Object[] eventObject = new Object[64];
-    private long[] eventTime = new long[64];
-    private long[] eventSeq = new long[64];
-    private int[] eventRefs = new int[64];
+    private long[] events = new long[64 * V_STRIDE];
     private int eventHighWater;
     private int eventFreeHead = NONE;
     private int liveEvents;
 
-    private int[] entryEvent = new int[64];
-    private int[] entryStage = new int[64];
-    private int[] entryPrev = new int[64];
-    private int[] entryRefs = new int[64];
+    private int[] entries = new int[64 * E_STRIDE];
     private int entryHighWater;
     private int entryFreeHead = NONE;
     private int liveEntries;
@@ -47,36 +56,35 @@ final class SharedBuffer {
         int slot;
         if (eventFreeHead != NONE) {
             slot = eventFreeHead;
-            eventFreeHead = eventRefs[slot] == FREED ? (int) eventSeq[slot] : NONE;
+            eventFreeHead = (int) events[slot * V_STRIDE + V_SEQ];
         } else {
             if (eventHighWater == eventObject.length) {
-                int n = eventObject.length * 2;
-                eventObject = Arrays.copyOf(eventObject, n);
-                eventTime = Arrays.copyOf(eventTime, n);
-                eventSeq = Arrays.copyOf(eventSeq, n);
-                eventRefs = Arrays.copyOf(eventRefs, n);
+                eventObject = Arrays.copyOf(eventObject, eventObject.length * 2);
+                events = Arrays.copyOf(events, events.length * 2);
             }
             slot = eventHighWater++;
         }
+        int at = slot * V_STRIDE;
         eventObject[slot] = event;
-        eventTime[slot] = time;
-        eventSeq[slot] = seq;
-        eventRefs[slot] = 0;
+        events[at + V_TIME] = time;
+        events[at + V_SEQ] = seq;
+        events[at + V_REFS] = 0;
         liveEvents++;
         return slot;
     }
 
     /** Frees an event that no entry took (all branches that took it were discarded). */
     void freeEventIfUnused(int slot) {
-        if (eventRefs[slot] == 0) {
+        if (events[slot * V_STRIDE + V_REFS] == 0) {
             freeEvent(slot);
         }
     }
 
     private void freeEvent(int slot) {
+        int at = slot * V_STRIDE;
         eventObject[slot] = null;
-        eventRefs[slot] = FREED;
-        eventSeq[slot] = eventFreeHead;
+        events[at + V_REFS] = FREED;
+        events[at + V_SEQ] = eventFreeHead;
         eventFreeHead = slot;
         liveEvents--;
     }
@@ -86,46 +94,44 @@ final class SharedBuffer {
         int e;
         if (entryFreeHead != NONE) {
             e = entryFreeHead;
-            entryFreeHead = entryPrev[e];
+            entryFreeHead = entries[e * E_STRIDE + E_PREV];
         } else {
-            if (entryHighWater == entryEvent.length) {
-                int n = entryEvent.length * 2;
-                entryEvent = Arrays.copyOf(entryEvent, n);
-                entryStage = Arrays.copyOf(entryStage, n);
-                entryPrev = Arrays.copyOf(entryPrev, n);
-                entryRefs = Arrays.copyOf(entryRefs, n);
+            if ((entryHighWater + 1) * E_STRIDE > entries.length) {
+                entries = Arrays.copyOf(entries, entries.length * 2);
             }
             e = entryHighWater++;
         }
-        entryEvent[e] = event;
-        entryStage[e] = stage;
-        entryPrev[e] = prev;
-        entryRefs[e] = 0;
-        eventRefs[event]++;
+        int at = e * E_STRIDE;
+        entries[at + E_EVENT] = event;
+        entries[at + E_STAGE] = stage;
+        entries[at + E_PREV] = prev;
+        entries[at + E_REFS] = 0;
+        events[event * V_STRIDE + V_REFS]++;
         if (prev != NONE) {
-            entryRefs[prev]++;
+            entries[prev * E_STRIDE + E_REFS]++;
         }
         liveEntries++;
         return e;
     }
 
     void lock(int entry) {
-        entryRefs[entry]++;
+        entries[entry * E_STRIDE + E_REFS]++;
     }
 
     /** Drops one reference; frees the entry, then its predecessors, while their counts reach zero. */
     void release(int entry) {
         while (entry != NONE) {
-            if (--entryRefs[entry] > 0) {
+            int at = entry * E_STRIDE;
+            if (--entries[at + E_REFS] > 0) {
                 return;
             }
-            int prev = entryPrev[entry];
-            int event = entryEvent[entry];
-            entryRefs[entry] = FREED;
-            entryPrev[entry] = entryFreeHead;
+            int prev = entries[at + E_PREV];
+            int event = entries[at + E_EVENT];
+            entries[at + E_REFS] = FREED;
+            entries[at + E_PREV] = entryFreeHead;
             entryFreeHead = entry;
             liveEntries--;
-            if (--eventRefs[event] == 0) {
+            if (--events[event * V_STRIDE + V_REFS] == 0) {
                 freeEvent(event);
             }
             entry = prev;
@@ -134,34 +140,35 @@ final class SharedBuffer {
 
     /** Frees an entry created in this step that nothing ended up referencing (a discarded branch). */
     void freeIfUnreferenced(int entry) {
-        if (entryRefs[entry] == 0) {
-            entryRefs[entry] = 1;
+        int at = entry * E_STRIDE + E_REFS;
+        if (entries[at] == 0) {
+            entries[at] = 1;
             release(entry);
         }
     }
 
     int prev(int entry) {
-        return entryPrev[entry];
+        return entries[entry * E_STRIDE + E_PREV];
     }
 
     int stage(int entry) {
-        return entryStage[entry];
-    }
-
-    Object event(int entry) {
-        return eventObject[entryEvent[entry]];
-    }
-
-    long time(int entry) {
-        return eventTime[entryEvent[entry]];
-    }
-
-    long seq(int entry) {
-        return eventSeq[entryEvent[entry]];
+        return entries[entry * E_STRIDE + E_STAGE];
     }
 
     int eventSlot(int entry) {
-        return entryEvent[entry];
+        return entries[entry * E_STRIDE + E_EVENT];
+    }
+
+    Object event(int entry) {
+        return eventObject[eventSlot(entry)];
+    }
+
+    long time(int entry) {
+        return events[eventSlot(entry) * V_STRIDE + V_TIME];
+    }
+
+    long seq(int entry) {
+        return events[eventSlot(entry) * V_STRIDE + V_SEQ];
     }
 
     int liveEvents() {

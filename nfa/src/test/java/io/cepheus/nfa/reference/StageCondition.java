@@ -3,33 +3,44 @@ package io.cepheus.nfa.reference;
 import io.cepheus.pattern.IterativeCondition;
 import io.cepheus.pattern.Pattern;
 import io.cepheus.pattern.SimpleCondition;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 
 /**
- * A stage's condition in the random-pattern subset: a type filter, optionally narrowed by the iterative
- * "value greater than the last value taken by stage S" ({@code gt-last(S)} in the conformance syntax).
+ * A stage's condition in the random-pattern subset: a conjunction of an optional type filter, an optional
+ * value threshold and the optional iterative "value greater than the last value taken by stage S"
+ * ({@code gt-last(S)} in the conformance syntax, true while S has taken nothing). No part set accepts every
+ * event.
  *
  * <p>The same {@link #accepts} decides for the reference matcher and, through {@link #applyTo}, for the
- * engine; the two differ only in which partial match they pass in, which is exactly what is under test.
+ * engine; the two differ only in which partial match they pass in, which is part of what is under test.
  *
- * @param types          the accepted event types, e.g. {@code "A"} or {@code "AB"}; null accepts every type
- * @param greaterThanLastOf the stage whose last value the event must exceed (true while that stage has
- *                       taken nothing); null for a simple condition
+ * @param types             the accepted event types, e.g. {@code "A"} or {@code "AB"}; null for any type
+ * @param valueAbove        the value must be greater than this; null for any value
+ * @param greaterThanLastOf the stage whose last value the event must exceed; null for a simple condition
  */
-public record StageCondition(String types, String greaterThanLastOf) {
+public record StageCondition(String types, Integer valueAbove, String greaterThanLastOf) {
 
     /** @return a condition accepting every event */
     public static StageCondition any() {
-        return new StageCondition(null, null);
+        return new StageCondition(null, null, null);
     }
 
     /**
      * @param types accepted types, e.g. "A" or "AB"
-     * @return a simple type filter
+     * @return a type filter
      */
     public static StageCondition typeIn(String types) {
-        return new StageCondition(types, null);
+        return new StageCondition(types, null, null);
+    }
+
+    /**
+     * @param threshold exclusive lower bound
+     * @return this condition narrowed by {@code value>threshold}
+     */
+    public StageCondition andValueAbove(int threshold) {
+        return new StageCondition(types, threshold, greaterThanLastOf);
     }
 
     /**
@@ -37,7 +48,7 @@ public record StageCondition(String types, String greaterThanLastOf) {
      * @return this condition narrowed by {@code gt-last(stage)}
      */
     public StageCondition andGreaterThanLastOf(String stage) {
-        return new StageCondition(types, stage);
+        return new StageCondition(types, valueAbove, stage);
     }
 
     /** @return whether the condition reads the partial match */
@@ -51,11 +62,14 @@ public record StageCondition(String types, String greaterThanLastOf) {
      * @return whether the event satisfies the condition
      */
     public boolean accepts(RefEvent event, Function<String, List<RefEvent>> eventsOfStage) {
-        return acceptsType(event) && (greaterThanLastOf == null || exceedsLast(event, eventsOfStage.apply(greaterThanLastOf)));
+        return acceptsAlone(event)
+                && (greaterThanLastOf == null || exceedsLast(event, eventsOfStage.apply(greaterThanLastOf)));
     }
 
-    private boolean acceptsType(RefEvent event) {
-        return types == null || types.indexOf(event.type()) >= 0;
+    /** The part that reads only the event. */
+    private boolean acceptsAlone(RefEvent event) {
+        return (types == null || types.indexOf(event.type()) >= 0)
+                && (valueAbove == null || event.value() > valueAbove);
     }
 
     private static boolean exceedsLast(RefEvent event, List<RefEvent> taken) {
@@ -63,17 +77,17 @@ public record StageCondition(String types, String greaterThanLastOf) {
     }
 
     /**
-     * Adds this condition to the stage the pattern ends with, with the public builder: the type filter as a
-     * {@link SimpleCondition} (so the engine may evaluate it once per event) and the iterative part as a
-     * second {@code where}, which also exercises the AND combination of the two kinds.
+     * Adds this condition to the stage the pattern ends with, with the public builder: the part that reads
+     * only the event as a {@link SimpleCondition} (so the engine may evaluate it once per event) and the
+     * iterative part as a second {@code where}, which also exercises the AND of the two kinds.
      *
      * @param stage the pattern whose last stage gets the condition
      * @return the narrowed pattern
      */
     public Pattern<RefEvent> applyTo(Pattern<RefEvent> stage) {
         Pattern<RefEvent> out = stage;
-        if (types != null) {
-            out = out.where((SimpleCondition<RefEvent>) this::acceptsType);
+        if (types != null || valueAbove != null) {
+            out = out.where((SimpleCondition<RefEvent>) this::acceptsAlone);
         }
         if (greaterThanLastOf != null) {
             String ref = greaterThanLastOf;
@@ -85,7 +99,16 @@ public record StageCondition(String types, String greaterThanLastOf) {
     /** @return the condition in the conformance syntax, e.g. {@code type in AB & gt-last(b)} */
     @Override
     public String toString() {
-        String base = types == null ? "true" : types.length() == 1 ? "type=" + types : "type in " + types;
-        return greaterThanLastOf == null ? base : base + " & gt-last(" + greaterThanLastOf + ")";
+        List<String> parts = new ArrayList<>();
+        if (types != null) {
+            parts.add(types.length() == 1 ? "type=" + types : "type in " + types);
+        }
+        if (valueAbove != null) {
+            parts.add("value>" + valueAbove);
+        }
+        if (greaterThanLastOf != null) {
+            parts.add("gt-last(" + greaterThanLastOf + ")");
+        }
+        return parts.isEmpty() ? "true" : String.join(" & ", parts);
     }
 }

@@ -1,0 +1,59 @@
+package io.cepheus.nfa.conformance;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Where the conformance cases are: {@code -Dcepheus.conformance.dir} if given (used as is, so a wrong
+ * directory fails instead of silently falling back), else the first existing of
+ * {@code ${cepheus.shared.dir}/conformance} (set by the surefire configuration),
+ * {@code ../shared/conformance} and {@code ../../shared/conformance} relative to the working directory.
+ *
+ * @param chosen the directory to run (it may not exist: the caller fails then, naming it)
+ * @param tried  every candidate considered, in order, for the failure message
+ */
+public record ConformanceDirectory(Path chosen, List<Path> tried) {
+
+    /** The system property naming the case directory explicitly. */
+    public static final String DIR_PROPERTY = "cepheus.conformance.dir";
+    /** The system property naming the shared material directory (its {@code conformance} subdirectory). */
+    public static final String SHARED_PROPERTY = "cepheus.shared.dir";
+
+    /** Copies the list. */
+    public ConformanceDirectory {
+        tried = List.copyOf(tried);
+    }
+
+    /** @return the directory chosen by the current system properties and working directory */
+    public static ConformanceDirectory fromSystem() {
+        return locate(System.getProperty(DIR_PROPERTY), System.getProperty(SHARED_PROPERTY),
+                Path.of("").toAbsolutePath());
+    }
+
+    /**
+     * @param explicitDir the value of {@value #DIR_PROPERTY}, or null
+     * @param sharedDir   the value of {@value #SHARED_PROPERTY}, or null
+     * @param workingDir  the directory relative paths start from
+     * @return the choice and the candidates tried
+     */
+    public static ConformanceDirectory locate(String explicitDir, String sharedDir, Path workingDir) {
+        if (explicitDir != null && !explicitDir.isBlank()) {
+            Path p = workingDir.resolve(explicitDir.trim()).normalize();
+            return new ConformanceDirectory(p, List.of(p));
+        }
+        List<Path> candidates = new ArrayList<>();
+        if (sharedDir != null && !sharedDir.isBlank()) {
+            candidates.add(workingDir.resolve(sharedDir.trim()).resolve("conformance").normalize());
+        }
+        candidates.add(workingDir.resolve("../shared/conformance").normalize());
+        candidates.add(workingDir.resolve("../../shared/conformance").normalize());
+        for (Path p : candidates) {
+            if (Files.isDirectory(p)) {
+                return new ConformanceDirectory(p, candidates);
+            }
+        }
+        return new ConformanceDirectory(candidates.get(0), candidates);
+    }
+}
