@@ -38,11 +38,14 @@ public record AfterMatchSkipStrategy(Kind kind, String stage, boolean throwOnAbs
     public AfterMatchSkipStrategy {
         Objects.requireNonNull(kind, "kind");
         boolean named = kind == Kind.SKIP_TO_FIRST || kind == Kind.SKIP_TO_LAST;
-        if (named && (stage == null || stage.isEmpty())) {
+        if (named && (stage == null || stage.isBlank())) {
             throw new MalformedPatternException(kind + " needs the name of a stage");
         }
         if (!named && stage != null) {
             throw new MalformedPatternException(kind + " does not take a stage name");
+        }
+        if (!named && throwOnAbsent) {
+            throw new MalformedPatternException(kind + " names no stage, so nothing can be missing");
         }
     }
 

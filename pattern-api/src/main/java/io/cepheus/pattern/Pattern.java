@@ -353,6 +353,9 @@ public final class Pattern<T> {
         if (from < 0 || to < 1 || from > to) {
             throw stageError("times(" + from + ", " + to + "): need 0 <= from <= to and to >= 1");
         }
+        if (from == 0) {
+            checkMayBeOptional("times(0, " + to + ")");
+        }
         boolean optional = quantifier.optional() || from == 0;
         Quantifier q = new Quantifier(Quantifier.Kind.TIMES, Math.max(from, 1), to, optional, false,
                 Contiguity.RELAXED);
@@ -370,6 +373,9 @@ public final class Pattern<T> {
         checkQuantifiable("timesOrMore()");
         if (times < 0) {
             throw stageError("timesOrMore(" + times + "): the count must not be negative");
+        }
+        if (times == 0) {
+            checkMayBeOptional("timesOrMore(0)");
         }
         boolean optional = quantifier.optional() || times == 0;
         return withQuantifier(new Quantifier(Quantifier.Kind.LOOPING, Math.max(times, 1), Integer.MAX_VALUE,
@@ -397,12 +403,10 @@ public final class Pattern<T> {
     public Pattern<T> optional() {
         checkNotANotStage("optional()");
         if (quantifier.optional()) {
-            throw stageError("optional() applied twice");
+            throw stageError("the stage is already optional (optional() applied twice, or times(0, n) /"
+                    + " timesOrMore(0) already made it optional)");
         }
-        if (previous != null && previous.quantifier.greedy()) {
-            throw stageError("Optional pattern cannot be preceded by greedy pattern ('" + previous.displayName()
-                    + "' is greedy)");
-        }
+        checkMayBeOptional("optional()");
         return withQuantifier(quantifier.withOptional());
     }
 
@@ -480,8 +484,11 @@ public final class Pattern<T> {
     public Pattern<T> within(Duration window, WithinType type) {
         Objects.requireNonNull(window, "window");
         Objects.requireNonNull(type, "type");
-        if (window.isNegative() || window.isZero() || window.toMillis() <= 0) {
+        if (window.isNegative() || window.compareTo(Duration.ofMillis(1)) < 0) {
             throw stageError("within(" + window + "): the window must be at least 1 ms");
+        }
+        if (window.compareTo(Duration.ofMillis(Long.MAX_VALUE)) > 0) {
+            throw stageError("within(" + window + "): the window must fit in a long of milliseconds");
         }
         if (type == WithinType.FIRST_AND_LAST) {
             return new Pattern<>(previous, name, group, contiguity, condition, until, quantifier, window, gap,
@@ -644,6 +651,13 @@ public final class Pattern<T> {
             throw stageError(call + ": the inner contiguity was already set to " + quantifier.inner());
         }
         return withQuantifier(quantifier.withInner(inner));
+    }
+
+    private void checkMayBeOptional(String call) {
+        if (previous != null && previous.quantifier.greedy()) {
+            throw stageError(call + ": Optional pattern cannot be preceded by greedy pattern ('"
+                    + previous.displayName() + "' is greedy)");
+        }
     }
 
     private void checkQuantifiable(String call) {

@@ -139,6 +139,30 @@ class ReferenceMatcherTest {
                 "m=a1 e=b0", "m=a2 e=b0", "m=a3 e=b0");
     }
 
+    /** TimesOrMoreITCase#testTimesOrMoreNonStrict (no window): at least two, any combination. */
+    @Test
+    void timesOrMoreWithCombinations() {
+        assertMatches("begin s where type=c ; followedByAny m where type=a timesOrMore 2 allowCombinations"
+                        + " ; followedBy e where type=b", "c0@1 f0@2 a1@3 f0@4 a2@5 a3@6 b0@7",
+                "s=c0 m=a1,a2,a3 e=b0", "s=c0 m=a1,a2 e=b0", "s=c0 m=a1,a3 e=b0", "s=c0 m=a2,a3 e=b0");
+    }
+
+    /** TimesOrMoreITCase#testTimesOrMoreStrictOptional2: an optional consecutive loop after next. */
+    @Test
+    void optionalConsecutiveTimesOrMoreAfterNext() {
+        assertMatches("begin s where type=c ; next m where type=a timesOrMore 2 consecutive optional"
+                        + " ; followedBy e where type=b", "c0@1 a1@3 a2@5 a3@6 b0@7",
+                "s=c0 m=a1,a2,a3 e=b0", "s=c0 m=a1,a2 e=b0", "s=c0 e=b0");
+    }
+
+    /** TimesRangeITCase#testTimesRangeStrict: times(0, 3) consecutive after followedByAny. */
+    @Test
+    void optionalConsecutiveTimesRange() {
+        assertMatches("begin s where type=c ; followedByAny m where type=a times 0..3 consecutive"
+                        + " ; followedBy e where type=b", "c0@1 f0@2 a1@3 f0@4 a2@5 a3@6 b0@7",
+                "s=c0 m=a2,a3 e=b0", "s=c0 m=a1 e=b0", "s=c0 m=a2 e=b0", "s=c0 m=a3 e=b0", "s=c0 e=b0");
+    }
+
     // ------------------------------------------------------------------ corners of the definition
 
     @Test

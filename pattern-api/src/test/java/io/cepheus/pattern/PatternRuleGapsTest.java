@@ -6,12 +6,8 @@ import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import org.junit.jupiter.api.Test;
 
-/**
- * Build-time rules that Pattern does not enforce yet (reported to the lead). Deliberately NOT named
- * {@code *Test}, so that the default build stays green while the fix is pending; run with
- * {@code mvn -pl pattern-api test -Dtest=PatternRuleGapsReproducer}. Rename to {@code ...Test} once fixed.
- */
-class PatternRuleGapsReproducer {
+/** Build-time rules that were once bypassable: regression tests for the gaps found in review. */
+class PatternRuleGapsTest {
 
     /**
      * {@code optional()} refuses to follow a greedy stage, but {@code times(0, n)} and {@code timesOrMore(0)}
