@@ -60,7 +60,7 @@ public final class WorkloadRunner {
      */
     public RunResult run(WorkloadStream stream) {
         NfaMatcher<BenchEvent> matcher = compiled.newMatcher();
-        CountingSink sink = new CountingSink();
+        CountingSink sink = new CountingSink(stream.workload().countsTimeouts());
         IntObjectHashMap<NfaState> states = new IntObjectHashMap<>(stream.workload().keys());
         int[] keys = stream.keys();
         long[] timestamps = stream.timestamps();
