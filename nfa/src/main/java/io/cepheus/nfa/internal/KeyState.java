@@ -25,13 +25,20 @@ final class KeyState implements NfaState {
     final NfaEngine<?> owner;
     final Object key;
     long currentTime = Long.MIN_VALUE;
+    /** The earliest time a partial match of this key expires (MAX_VALUE if none can): advancing to an earlier
+     *  time has nothing to do, so it costs one comparison. */
+    long expiresAt = Long.MAX_VALUE;
 
     int count;
     long[] partials = new long[2 * STRIDE];
 
+    private static final int[] NO_ENTRIES = new int[0];
+    private static final long[] NO_SEQS = new long[0];
+
     int heldCount;
-    int[] heldEntry = new int[0];
-    long[] heldStartSeq = new long[0];
+    // most keys never hold a match: share the empty arrays (a few bytes per key matter at 100k keys)
+    int[] heldEntry = NO_ENTRIES;
+    long[] heldStartSeq = NO_SEQS;
 
     KeyState(NfaEngine<?> owner, Object key) {
         this.owner = owner;

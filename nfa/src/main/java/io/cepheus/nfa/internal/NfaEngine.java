@@ -70,6 +70,12 @@ public final class NfaEngine<T> {
     // scratch of the step being computed
     private int newCount;
     private long[] next = new long[16 * KeyState.STRIDE];
+    /** Whether new partial match k took over the buffer reference of the partial match it came from. */
+    private boolean[] nextInherits = new boolean[16];
+    /** Whether old partial match i handed its buffer reference to a successor (so it is not released). */
+    private boolean[] oldInherited = new boolean[16];
+    private int branchOrigin;
+    private boolean branchInherited;
     private int matchCount;
     private int[] matchEntry = new int[8];
     private long[] matchStartSeq = new long[8];
@@ -78,10 +84,20 @@ public final class NfaEngine<T> {
     private int edgeCount;
     private int[] edgeIndex = new int[16];
     private int[] edgeSource = new int[16];
+    // per-event decision cache: the edges picked from a state whose conditions are all simple
+    private final long[] decisionStamp;
+    private final int[] decisionStart;
+    private final int[] decisionLength;
+    private int[] decisionPool = new int[64];
+    private int decisionPoolSize;
+    private final long[] finalStamp;
+    private final int[] finalState;
     private int[] stack = new int[16];
     private int timeoutCount;
     private int[] timeoutEntry = new int[8];
     private long[] timeoutTime = new long[8];
+    private int[] timeoutBucketHead = new int[8];
+    private int[] timeoutBucketNext = new int[8];
 
     // the event being matched
     private T event;
@@ -118,6 +134,14 @@ public final class NfaEngine<T> {
         this.processingTime = processingTime;
         this.matchFactory = matchFactory;
         this.timeCanExpire = program.window > 0 || program.anyGap;
+        int states = program.stateCount();
+        this.decisionStamp = new long[states];
+        this.decisionStart = new int[states];
+        this.decisionLength = new int[states];
+        this.finalStamp = new long[states];
+        this.finalState = new int[states];
+        Arrays.fill(decisionStamp, -1);
+        Arrays.fill(finalStamp, -1);
         this.atomStamp = new long[program.atoms.length];
         this.atomValue = new boolean[program.atoms.length];
         Arrays.fill(atomStamp, -1);
@@ -166,8 +190,8 @@ public final class NfaEngine<T> {
 
     private void advance(KeyState st, long time, MatchSink<T> sink) {
         st.currentTime = time;
-        if ((st.count == 0 && st.heldCount == 0) || !timeCanExpire) {
-            return;
+        if (time < st.expiresAt) {
+            return; // no partial match expires yet, so nothing can time out or be released
         }
         long window = program.window;
         matchCount = 0;
@@ -197,8 +221,12 @@ public final class NfaEngine<T> {
             kept++;
         }
         st.count = kept;
+        st.expiresAt = earliestExpiry(st);
         releaseHeld(st, sink);
         boolean wantsTimeouts = sink.wantsTimeouts();
+        if (timeoutCount > 0) {
+            prepareTimeoutBuckets();
+        }
         for (int i = 0; i < timeoutCount; i++) {
             int entry = timeoutEntry[i];
             if (!sameAsEarlierTimeout(i)) {
@@ -214,13 +242,63 @@ public final class NfaEngine<T> {
         timeoutCount = 0;
     }
 
+    /** @return the earliest time at which one of the key's partial matches expires, MAX_VALUE if none can */
+    private long earliestExpiry(KeyState st) {
+        if (!timeCanExpire) {
+            return Long.MAX_VALUE;
+        }
+        long window = program.window;
+        long earliest = Long.MAX_VALUE;
+        long[] pm = st.partials;
+        for (int at = 0; at < st.count * KeyState.STRIDE; at += KeyState.STRIDE) {
+            int s = KeyState.stateOf(pm[at + KeyState.STATE_ENTRY]);
+            if (s == program.startState) {
+                continue;
+            }
+            if (window > 0) {
+                earliest = Math.min(earliest, saturatedAdd(pm[at + KeyState.START_TIME], window));
+            }
+            long gap = program.stateGap[s];
+            if (gap > 0) {
+                earliest = Math.min(earliest, saturatedAdd(pm[at + KeyState.PREV_TIME], gap));
+            }
+        }
+        return earliest;
+    }
+
+    private static long saturatedAdd(long time, long span) {
+        long sum = time + span;
+        return sum < time ? Long.MAX_VALUE : sum;
+    }
+
+    /**
+     * Whether timeout {@code i} repeats an earlier one of this advance: the same entry, or an entry with the
+     * same event, stage and (recursively equal) predecessor. Timeouts are bucketed by their last event so
+     * only candidates in the same bucket are compared: linear for the usual case of distinct timeouts.
+     */
     private boolean sameAsEarlierTimeout(int i) {
-        for (int j = 0; j < i; j++) {
-            if (sameChain(timeoutEntry[i], timeoutEntry[j])) {
+        int entry = timeoutEntry[i];
+        int slot = buffer.eventSlot(entry);
+        int bucket = slot & (timeoutBucketHead.length - 1);
+        for (int j = timeoutBucketHead[bucket]; j >= 0; j = timeoutBucketNext[j]) {
+            if (sameChain(entry, timeoutEntry[j])) {
                 return true;
             }
         }
+        timeoutBucketNext[i] = timeoutBucketHead[bucket];
+        timeoutBucketHead[bucket] = i;
         return false;
+    }
+
+    private void prepareTimeoutBuckets() {
+        int size = Integer.highestOneBit(Math.max(4, timeoutCount * 2 - 1) * 2);
+        if (timeoutBucketHead.length < size) {
+            timeoutBucketHead = new int[size];
+        }
+        Arrays.fill(timeoutBucketHead, -1);
+        if (timeoutBucketNext.length < timeoutCount) {
+            timeoutBucketNext = new int[timeoutEntry.length];
+        }
     }
 
     private boolean sameChain(int a, int b) {
@@ -245,16 +323,22 @@ public final class NfaEngine<T> {
         eventSeq = ++seqCounter;
         eventSlot = NONE;
         eventStamp = ++stampCounter;
+        decisionPoolSize = 0;
         newCount = 0;
         matchCount = 0;
         createdCount = 0;
         try {
             long[] pm = st.partials;
+            if (oldInherited.length < st.count) {
+                oldInherited = new boolean[Math.max(st.count, oldInherited.length * 2)];
+            }
             for (int i = 0, at = 0; i < st.count; i++, at += KeyState.STRIDE) {
                 long stateEntry = pm[at + KeyState.STATE_ENTRY];
+                branchOrigin = i;
                 branch(KeyState.stateOf(stateEntry), KeyState.entryOf(stateEntry), pm[at + KeyState.START_TIME],
                         pm[at + KeyState.PREV_TIME], pm[at + KeyState.START_SEQ]);
             }
+            branchOrigin = -1;
             branch(program.startState, NONE, time, time, eventSeq);
         } catch (RuntimeException ex) {
             rollback();
@@ -268,9 +352,18 @@ public final class NfaEngine<T> {
                         + " (NfaOptions.maxPartialMatchesPerKey); the event was not applied");
             }
             rejected += newCount - maxPartialMatches;
+            int all = newCount;
             newCount = maxPartialMatches;
+            commit(st);
+            for (int k = maxPartialMatches; k < all; k++) {
+                if (nextInherits[k]) {
+                    // the dropped successor held its origin's reference: let it go now
+                    buffer.release(KeyState.entryOf(next[k * KeyState.STRIDE + KeyState.STATE_ENTRY]));
+                }
+            }
+        } else {
+            commit(st);
         }
-        commit(st);
         event = null;
         if (program.skipStrategy.isSkipping()) {
             if (matchCount > 0 || st.heldCount > 0) {
@@ -291,7 +384,8 @@ public final class NfaEngine<T> {
         partialStamp = ++stampCounter;
         contextEntry = entry;
         boolean isStart = state == program.startState;
-        collectEdges(state);
+        branchInherited = false;
+        decide(state);
         int firstNew = newCount;
         boolean discard = false;
         for (int k = 0; k < edgeCount; k++) {
@@ -300,6 +394,13 @@ public final class NfaEngine<T> {
             if (program.edgeAction[e] == Program.IGNORE) {
                 if (!isStart) {
                     discard |= add(target, entry, startTime, prevTime, startSeq);
+                    if (!branchInherited && entry != NONE && newCount > firstNew
+                            && KeyState.entryOf(next[(newCount - 1) * KeyState.STRIDE]) == entry
+                            && program.stateKind[target] != Program.FINAL) {
+                        // the run lives on unchanged: keep its reference instead of lock + release
+                        nextInherits[newCount - 1] = true;
+                        branchInherited = true;
+                    }
                 }
             } else {
                 int source = edgeSource[k];
@@ -312,7 +413,7 @@ public final class NfaEngine<T> {
                 long sq = isStart ? eventSeq : startSeq;
                 discard |= add(target, taken, st, eventTime, sq);
                 if (program.proceedsToFinal[target]) {
-                    int fin = finalAfterProceed(target);
+                    int fin = cachedFinalAfterProceed(target);
                     if (fin >= 0) {
                         discard |= add(fin, taken, st, eventTime, sq);
                     }
@@ -322,7 +423,47 @@ public final class NfaEngine<T> {
         if (discard) {
             // a NOT stage saw its event: this run ends; matches it completed on the way still count
             newCount = firstNew;
+            branchInherited = false;
         }
+        if (branchOrigin >= 0) {
+            oldInherited[branchOrigin] = branchInherited;
+        }
+    }
+
+    /**
+     * Collects the edges to follow from a state for the current event; reuses the decision made for another
+     * partial match in the same state when it depends on the event alone.
+     */
+    private void decide(int state) {
+        if (!program.decisionDependsOnEventOnly[state]) {
+            collectEdges(state);
+            return;
+        }
+        if (decisionStamp[state] == eventStamp) {
+            int from = decisionStart[state];
+            int n = decisionLength[state];
+            if (edgeIndex.length < n) {
+                edgeIndex = new int[n];
+                edgeSource = new int[n];
+            }
+            for (int k = 0; k < n; k++) {
+                edgeIndex[k] = decisionPool[from + 2 * k];
+                edgeSource[k] = decisionPool[from + 2 * k + 1];
+            }
+            edgeCount = n;
+            return;
+        }
+        collectEdges(state);
+        if (decisionPoolSize + 2 * edgeCount > decisionPool.length) {
+            decisionPool = Arrays.copyOf(decisionPool, Math.max(decisionPool.length * 2, decisionPoolSize + 2 * edgeCount));
+        }
+        decisionStart[state] = decisionPoolSize;
+        decisionLength[state] = edgeCount;
+        for (int k = 0; k < edgeCount; k++) {
+            decisionPool[decisionPoolSize++] = edgeIndex[k];
+            decisionPool[decisionPoolSize++] = edgeSource[k];
+        }
+        decisionStamp[state] = eventStamp;
     }
 
     /** Depth-first over PROCEED edges; collects the TAKE and IGNORE edges whose condition holds, in order. */
@@ -368,6 +509,17 @@ public final class NfaEngine<T> {
         }
     }
 
+    private int cachedFinalAfterProceed(int state) {
+        if (!program.finalDependsOnEventOnly[state]) {
+            return finalAfterProceed(state);
+        }
+        if (finalStamp[state] != eventStamp) {
+            finalState[state] = finalAfterProceed(state);
+            finalStamp[state] = eventStamp;
+        }
+        return finalState[state];
+    }
+
     /** After a TAKE into {@code state}: the final state if PROCEED edges that hold lead there, else -1. */
     private int finalAfterProceed(int state) {
         int[] local = stack; // free again: collectEdges has finished with it
@@ -410,7 +562,9 @@ public final class NfaEngine<T> {
         int at = newCount * KeyState.STRIDE;
         if (at == next.length) {
             next = Arrays.copyOf(next, at * 2);
+            nextInherits = Arrays.copyOf(nextInherits, newCount * 2);
         }
+        nextInherits[newCount] = false;
         next[at + KeyState.STATE_ENTRY] = KeyState.pack(target, entry);
         next[at + KeyState.START_TIME] = startTime;
         next[at + KeyState.PREV_TIME] = prevTime;
@@ -446,9 +600,9 @@ public final class NfaEngine<T> {
 
     /** Makes the computed step the key's state: references first taken, then old ones dropped. */
     private void commit(KeyState st) {
-        for (int at = 0; at < newCount * KeyState.STRIDE; at += KeyState.STRIDE) {
-            int entry = KeyState.entryOf(next[at + KeyState.STATE_ENTRY]);
-            if (entry != NONE) {
+        for (int k = 0; k < newCount; k++) {
+            int entry = KeyState.entryOf(next[k * KeyState.STRIDE + KeyState.STATE_ENTRY]);
+            if (entry != NONE && !nextInherits[k]) {
                 buffer.lock(entry);
             }
         }
@@ -456,9 +610,9 @@ public final class NfaEngine<T> {
             buffer.lock(matchEntry[i]);
         }
         long[] pm = st.partials;
-        for (int at = 0; at < st.count * KeyState.STRIDE; at += KeyState.STRIDE) {
-            int entry = KeyState.entryOf(pm[at + KeyState.STATE_ENTRY]);
-            if (entry != NONE) {
+        for (int i = 0; i < st.count; i++) {
+            int entry = KeyState.entryOf(pm[i * KeyState.STRIDE + KeyState.STATE_ENTRY]);
+            if (entry != NONE && !oldInherited[i]) {
                 buffer.release(entry);
             }
         }
@@ -471,6 +625,7 @@ public final class NfaEngine<T> {
         st.ensurePartialCapacity(newCount);
         System.arraycopy(next, 0, st.partials, 0, newCount * KeyState.STRIDE);
         st.count = newCount;
+        st.expiresAt = earliestExpiry(st);
     }
 
     /** Undoes the entries a failed step created; the key's state was not touched yet. */
@@ -583,6 +738,7 @@ public final class NfaEngine<T> {
             kept++;
         }
         st.count = kept;
+        st.expiresAt = earliestExpiry(st);
         for (int i = st.heldCount - 1; i >= 0; i--) {
             long s = st.heldStartSeq[i];
             if (inclusive ? s <= pruneAt : s < pruneAt) {

@@ -50,6 +50,13 @@ public final class Program<T> {
     final AfterMatchSkipStrategy skipStrategy;
     final int skipStage;
     final boolean anyGap;
+    /**
+     * Whether the edges {@code collectEdges} picks from a state depend on the event only (every condition met
+     * on the way is simple): then all partial matches in that state share one decision per event.
+     */
+    final boolean[] decisionDependsOnEventOnly;
+    /** Whether {@code finalAfterProceed} from a state depends on the event only. */
+    final boolean[] finalDependsOnEventOnly;
 
     @SuppressWarnings("checkstyle:ParameterNumber")
     Program(List<String> stageNames, Map<String, Integer> stageIndex, int startState, byte[] stateKind,
@@ -95,6 +102,64 @@ public final class Program<T> {
             gaps |= g > 0;
         }
         this.anyGap = gaps;
+        int n = stateKind.length;
+        this.finalDependsOnEventOnly = new boolean[n];
+        this.decisionDependsOnEventOnly = new boolean[n];
+        for (int st = 0; st < n; st++) {
+            finalDependsOnEventOnly[st] = proceedClosureIsSimple(st, false);
+        }
+        for (int st = 0; st < n; st++) {
+            decisionDependsOnEventOnly[st] = proceedClosureIsSimple(st, true);
+        }
+    }
+
+    /**
+     * @param from      a state
+     * @param withTakes also check TAKE / IGNORE edges met on the way and the final-after-proceed of TAKE targets
+     * @return whether every condition met walking PROCEED edges from {@code from} is simple
+     */
+    private boolean proceedClosureIsSimple(int from, boolean withTakes) {
+        boolean[] seen = new boolean[stateKind.length];
+        int[] stack = new int[stateKind.length];
+        int sp = 0;
+        stack[sp++] = from;
+        seen[from] = true;
+        while (sp > 0) {
+            int st = stack[--sp];
+            for (int e = edgeStart[st]; e < edgeStart[st + 1]; e++) {
+                boolean proceed = edgeAction[e] == PROCEED;
+                if (!proceed && !withTakes) {
+                    continue;
+                }
+                if (usesIterative(edgeCondition[e])) {
+                    return false;
+                }
+                if (proceed && !seen[edgeTarget[e]]) {
+                    seen[edgeTarget[e]] = true;
+                    stack[sp++] = edgeTarget[e];
+                }
+                if (edgeAction[e] == TAKE && !finalDependsOnEventOnly[edgeTarget[e]]) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private boolean usesIterative(Expr c) {
+        if (c instanceof Expr.Atom a) {
+            return atomIterative[a.index];
+        }
+        if (c instanceof Expr.Not n) {
+            return usesIterative(n.inner);
+        }
+        if (c instanceof Expr.And and) {
+            return usesIterative(and.left) || usesIterative(and.right);
+        }
+        if (c instanceof Expr.Or or) {
+            return usesIterative(or.left) || usesIterative(or.right);
+        }
+        return false;
     }
 
     /** @return stage names in pattern order */
