@@ -187,6 +187,17 @@ class NfaMatcherContractTest {
     }
 
     @Test
+    void negativeEventTimesExpireAtTheEndOfInput() {
+        NfaMatcher<TestEvent> m = NfaCompiler.compile(AB).newMatcher();
+        NfaState s = m.newState("k");
+        Run run = new Run();
+        m.process(s, new TestEvent("a1", -500), -500, run);
+        m.advanceTime(s, Long.MAX_VALUE, run);
+        assertEquals(List.of("a1 @-400"), run.timeouts);
+        assertTrue(s.isEmpty());
+    }
+
+    @Test
     void timedOutPartialMatchesAreReportedOnceWithStartPlusWindow() {
         Pattern<TestEvent> p = Pattern.<TestEvent>begin("a").where(kind('a')).followedBy("b").where(kind('b'))
                 .times(1, 2).followedBy("c").where(kind('c')).within(Duration.ofMillis(10));

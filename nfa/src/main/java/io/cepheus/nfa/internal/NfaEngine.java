@@ -205,8 +205,9 @@ public final class NfaEngine<T> {
             long gap = program.stateGap[s];
             long startTime = pm[at + KeyState.START_TIME];
             long prevTime = pm[at + KeyState.PREV_TIME];
-            boolean byGap = gap > 0 && time - prevTime >= gap;
-            boolean byWindow = window > 0 && time - startTime >= window;
+            // time >= start + window, written so that negative event times and MAX_VALUE cannot overflow
+            boolean byGap = gap > 0 && time >= saturatedAdd(prevTime, gap);
+            boolean byWindow = window > 0 && time >= saturatedAdd(startTime, window);
             if ((byGap || byWindow) && s != program.startState) {
                 if (program.stateKind[s] == Program.PENDING) {
                     addMatch(KeyState.entryOf(stateEntry), pm[at + KeyState.START_SEQ]);
