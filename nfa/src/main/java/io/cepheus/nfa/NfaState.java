@@ -19,6 +19,15 @@ public interface NfaState {
     /** @return the latest time this key has seen (event time or watermark), or {@code Long.MIN_VALUE} */
     long currentTime();
 
+    /**
+     * When advancing this key's time next has an effect: the earliest time at which one of its partial
+     * matches expires (times out, or completes a trailing {@code notFollowedBy}). A runtime registers an
+     * event-time timer for it, so timeouts fire even for a key that receives no more events.
+     *
+     * @return that time, or {@code Long.MAX_VALUE} if nothing can expire
+     */
+    long expiryTime();
+
     /** @return whether nothing is kept for this key, so the caller may drop the state */
     default boolean isEmpty() {
         return partialMatchCount() == 0 && heldMatchCount() == 0;

@@ -83,6 +83,34 @@ class NfaMatcherContractTest {
     }
 
     @Test
+    void aConditionThrowingAfterAnotherRunMovedOnLeavesTheBufferIntact() {
+        // a1 and a2 both wait for b; the b condition succeeds for a1's run, then throws for a2's run
+        Pattern<TestEvent> p = Pattern.<TestEvent>begin("a").where(kind('a'))
+                .followedBy("b").where((e, ctx) -> {
+                    if (e.name().equals("bx") && ctx.eventsForPattern("a").get(0).name().equals("a2")) {
+                        throw new IllegalStateException("boom");
+                    }
+                    return e.kind() == 'b';
+                }).within(Duration.ofMillis(100));
+        NfaMatcher<TestEvent> m = NfaCompiler.compile(p).newMatcher();
+        NfaState s = m.newState("k");
+        Run run = new Run();
+        m.process(s, new TestEvent("a1", 1), 1, run);
+        m.process(s, new TestEvent("a2", 2), 2, run);
+        int entries = m.bufferedEntries();
+        int events = m.bufferedEvents();
+        assertThrows(ConditionException.class, () -> m.process(s, new TestEvent("bx", 3), 3, run));
+        assertEquals(entries, m.bufferedEntries());
+        assertEquals(events, m.bufferedEvents());
+        assertEquals(2, s.partialMatchCount());
+        m.process(s, new TestEvent("b1", 4), 4, run);
+        assertEquals(List.of("a1 b1", "a2 b1"), run.matches);
+        m.advanceTime(s, Long.MAX_VALUE, run);
+        assertEquals(0, m.bufferedEntries());
+        assertEquals(0, m.bufferedEvents());
+    }
+
+    @Test
     void advancingTimeBackwardsIsIgnored() {
         NfaMatcher<TestEvent> m = NfaCompiler.compile(AB).newMatcher();
         NfaState s = m.newState("k");
@@ -129,6 +157,11 @@ class NfaMatcherContractTest {
         }
         assertTrue(thrown != null && thrown.getMessage().contains("hot"));
         assertEquals(before, s.partialMatchCount());
+        // what was kept is intact: the same events still complete the same runs, and nothing leaks after
+        Run after = new Run();
+        m.process(s, new TestEvent("c1", ts), ts, after);
+        assertTrue(after.matches.size() > 0);
+        m.advanceTime(s, Long.MAX_VALUE, after);
     }
 
     @Test
@@ -184,6 +217,22 @@ class NfaMatcherContractTest {
         }
         assertTrue(s.partialMatchCount() > 4, "several partial matches share the events");
         assertEquals(4, m.bufferedEvents());
+    }
+
+    @Test
+    void expiryTimeSaysWhenAdvancingTimeHasAnEffect() {
+        NfaMatcher<TestEvent> m = NfaCompiler.compile(AB).newMatcher();
+        NfaState s = m.newState("k");
+        assertEquals(Long.MAX_VALUE, s.expiryTime());
+        m.process(s, new TestEvent("a1", 10), 10, MatchSink.discarding());
+        m.process(s, new TestEvent("a2", 30), 30, MatchSink.discarding());
+        assertEquals(110, s.expiryTime());
+        Run run = new Run();
+        m.advanceTime(s, 109, run);
+        assertEquals(List.of(), run.timeouts);
+        m.advanceTime(s, 110, run);
+        assertEquals(List.of("a1 @110"), run.timeouts);
+        assertEquals(130, s.expiryTime());
     }
 
     @Test

@@ -108,6 +108,11 @@ final class KeyState implements NfaState {
     }
 
     @Override
+    public long expiryTime() {
+        return expiresAt;
+    }
+
+    @Override
     public String toString() {
         return "NfaState[key=" + key + ", partial=" + count + ", held=" + heldCount + ", time=" + currentTime + "]";
     }

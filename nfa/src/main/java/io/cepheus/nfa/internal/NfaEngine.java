@@ -75,7 +75,13 @@ public final class NfaEngine<T> {
     /** Whether old partial match i handed its buffer reference to a successor (so it is not released). */
     private boolean[] oldInherited = new boolean[16];
     private int branchOrigin;
-    private boolean branchInherited;
+    /** How the partial match being branched passed on its buffer reference, if it did. */
+    private byte branchInherit;
+    private static final byte INHERIT_NONE = 0;
+    private static final byte INHERIT_BY_IGNORE = 1;
+    private static final byte INHERIT_BY_TAKE = 2;
+    /** Whether created entry k adopted its origin's reference to its predecessor. */
+    private boolean[] createdAdopts = new boolean[16];
     private int matchCount;
     private int[] matchEntry = new int[8];
     private long[] matchStartSeq = new long[8];
@@ -385,7 +391,7 @@ public final class NfaEngine<T> {
         partialStamp = ++stampCounter;
         contextEntry = entry;
         boolean isStart = state == program.startState;
-        branchInherited = false;
+        branchInherit = INHERIT_NONE;
         decide(state);
         int firstNew = newCount;
         boolean discard = false;
@@ -395,20 +401,27 @@ public final class NfaEngine<T> {
             if (program.edgeAction[e] == Program.IGNORE) {
                 if (!isStart) {
                     discard |= add(target, entry, startTime, prevTime, startSeq);
-                    if (!branchInherited && entry != NONE && newCount > firstNew
+                    if (branchInherit == INHERIT_NONE && entry != NONE && newCount > firstNew
                             && KeyState.entryOf(next[(newCount - 1) * KeyState.STRIDE]) == entry
                             && program.stateKind[target] != Program.FINAL) {
                         // the run lives on unchanged: keep its reference instead of lock + release
                         nextInherits[newCount - 1] = true;
-                        branchInherited = true;
+                        branchInherit = INHERIT_BY_IGNORE;
                     }
                 }
             } else {
                 int source = edgeSource[k];
-                int taken = buffer.put(slot(), program.stateStage[source], entry);
+                // the first successor of a run takes over its reference, so the (cold) predecessor is not touched
+                boolean adopt = branchInherit == INHERIT_NONE && entry != NONE && branchOrigin >= 0;
+                int taken = buffer.put(slot(), program.stateStage[source], entry, adopt);
+                if (adopt) {
+                    branchInherit = INHERIT_BY_TAKE;
+                }
                 if (createdCount == created.length) {
                     created = Arrays.copyOf(created, createdCount * 2);
+                    createdAdopts = Arrays.copyOf(createdAdopts, createdCount * 2);
                 }
+                createdAdopts[createdCount] = adopt;
                 created[createdCount++] = taken;
                 long st = isStart ? eventTime : startTime;
                 long sq = isStart ? eventSeq : startSeq;
@@ -424,10 +437,13 @@ public final class NfaEngine<T> {
         if (discard) {
             // a NOT stage saw its event: this run ends; matches it completed on the way still count
             newCount = firstNew;
-            branchInherited = false;
+            if (branchInherit == INHERIT_BY_IGNORE) {
+                branchInherit = INHERIT_NONE; // the dropped successor held no reference of its own
+            }
+            // (a reference adopted by a new entry stays with it: freeing the orphan entry releases it)
         }
         if (branchOrigin >= 0) {
-            oldInherited[branchOrigin] = branchInherited;
+            oldInherited[branchOrigin] = branchInherit != INHERIT_NONE;
         }
     }
 
@@ -632,7 +648,11 @@ public final class NfaEngine<T> {
     /** Undoes the entries a failed step created; the key's state was not touched yet. */
     private void rollback() {
         for (int i = createdCount - 1; i >= 0; i--) {
-            buffer.freeIfUnreferenced(created[i]);
+            if (createdAdopts[i]) {
+                buffer.freeDetached(created[i]); // the origin keeps its reference
+            } else {
+                buffer.freeIfUnreferenced(created[i]);
+            }
         }
         if (eventSlot != NONE) {
             buffer.freeEventIfUnused(eventSlot);

@@ -89,8 +89,19 @@ final class SharedBuffer {
         liveEvents--;
     }
 
-    /** Creates an entry with no references yet, holding its event and its predecessor. */
+    /** Creates an entry with no references yet, holding its event and a new reference to its predecessor. */
     int put(int event, int stage, int prev) {
+        return put(event, stage, prev, false);
+    }
+
+    /**
+     * Creates an entry with no references yet, holding its event and its predecessor.
+     *
+     * @param adoptPrev true when the caller hands over a reference it already holds on {@code prev} (a run
+     *                  that moves on to the new entry), so the predecessor is not touched: it may be far away
+     *                  in memory, and its count would only go up now and down at commit
+     */
+    int put(int event, int stage, int prev, boolean adoptPrev) {
         int e;
         if (entryFreeHead != NONE) {
             e = entryFreeHead;
@@ -107,7 +118,7 @@ final class SharedBuffer {
         entries[at + E_PREV] = prev;
         entries[at + E_REFS] = 0;
         events[event * V_STRIDE + V_REFS]++;
-        if (prev != NONE) {
+        if (prev != NONE && !adoptPrev) {
             entries[prev * E_STRIDE + E_REFS]++;
         }
         liveEntries++;
@@ -144,6 +155,25 @@ final class SharedBuffer {
         if (entries[at] == 0) {
             entries[at] = 1;
             release(entry);
+        }
+    }
+
+    /**
+     * Frees an unreferenced entry created with an adopted predecessor reference, giving that reference back
+     * to its previous holder: the predecessor is left as it is (used when a step is rolled back).
+     */
+    void freeDetached(int entry) {
+        int at = entry * E_STRIDE;
+        if (entries[at + E_REFS] != 0) {
+            throw new IllegalStateException("entry " + entry + " is still referenced");
+        }
+        int event = entries[at + E_EVENT];
+        entries[at + E_REFS] = FREED;
+        entries[at + E_PREV] = entryFreeHead;
+        entryFreeHead = entry;
+        liveEntries--;
+        if (--events[event * V_STRIDE + V_REFS] == 0) {
+            freeEvent(event);
         }
     }
 
