@@ -24,6 +24,15 @@ public final class CaseFileRunner {
      *     file, and an expected section without a case yields a failing verdict for that section
      */
     public static List<CaseVerdict> run(Path caseFile) {
+        return run(caseFile, SingleKeyDriver::run);
+    }
+
+    /**
+     * @param caseFile a {@code NN-name.case} file
+     * @param driver   runs one case and prints its output lines (the NFA driver, or another engine's)
+     * @return one verdict per case, as {@link #run(Path)}
+     */
+    public static List<CaseVerdict> run(Path caseFile, java.util.function.Function<ConformanceCase, CaseOutcome> driver) {
         String fileName = caseFile.getFileName().toString();
         CaseFile cases;
         try {
@@ -41,7 +50,7 @@ public final class CaseFileRunner {
         }
         List<CaseVerdict> out = new ArrayList<>();
         for (ConformanceCase c : cases.cases()) {
-            CaseOutcome outcome = SingleKeyDriver.run(c);
+            CaseOutcome outcome = driver.apply(c);
             List<String> want = expected == null ? null : expected.remove(c.name());
             if (want == null) {
                 out.add(CaseVerdict.fail(fileName, c.name(), (expected == null ? "no file " + expectedFile

@@ -1,0 +1,22 @@
+package io.cepheus.runtime;
+
+/**
+ * What a producer experiences when a shard's bounded input queue is full. Either way nothing is dropped
+ * silently: a record is either enqueued or the caller is told it was not.
+ */
+public enum BackpressurePolicy {
+
+    /**
+     * The pushing thread waits until the shard has room: it spins briefly, then yields, then parks with an
+     * exponential backoff capped at a short period, retrying in between. The push returns only once the record
+     * is enqueued; it throws {@link IllegalStateException} (and the record is not enqueued) if the engine is
+     * closed while it waits, or if the waiting thread is interrupted. Producers are slowed to the shard's pace.
+     */
+    BLOCK,
+
+    /**
+     * The push returns {@code false} at once when the shard's queue is full and the record is not enqueued; the
+     * caller decides what to do (retry later, buffer, shed load and count it). Producers never wait.
+     */
+    REJECT
+}

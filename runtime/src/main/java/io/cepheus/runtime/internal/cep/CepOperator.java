@@ -1,0 +1,243 @@
+package io.cepheus.runtime.internal.cep;
+
+import io.cepheus.nfa.CompiledPattern;
+import io.cepheus.nfa.Match;
+import io.cepheus.nfa.MatchSink;
+import io.cepheus.nfa.NfaMatcher;
+import io.cepheus.nfa.NfaOptions;
+import io.cepheus.nfa.NfaState;
+import io.cepheus.runtime.internal.timer.TimerService;
+import java.util.Arrays;
+import java.util.Comparator;
+
+/**
+ * One pattern on one shard, in event time: Flink's {@code CepOperator} semantics on Cepheus' NFA.
+ *
+ * <ul>
+ *   <li>An event whose timestamp is not after the shard's watermark is late: it goes to the late output and
+ *       is counted, never matched. Other events wait in the shard's {@link EventTimeBuffer}.</li>
+ *   <li>When the watermark advances, buffered events up to it are released in timestamp order (equal
+ *       timestamps in arrival order, or by the tie-breaking comparator) to their key's NFA; then each key that
+ *       received events is advanced to the watermark, as Flink does.</li>
+ *   <li>Keys that received nothing still time out: each key with partial matches has one event-time timer,
+ *       at {@link NfaState#expiryTime()}, in the shard's {@link TimerService} (namespace = this operator's id),
+ *       so only keys whose windows actually close are visited, not every key at every watermark.</li>
+ *   <li>A key with nothing left (no partial or held matches, buffered events or timers) gives its id back to
+ *       the shard's {@link KeyDictionary}, so memory follows live state.</li>
+ * </ul>
+ * Matches carry the time Flink gives them: the timestamp of the event that completed them, or the
+ * watermark that released them (a trailing {@code notFollowedBy}, a held match); timeouts carry start + window.
+ *
+ * <p>Owned by the shard's worker thread, like the dictionary, buffer and timer service it uses.
+ *
+ * @param <T> the event type
+ */
+public final class CepOperator<T> {
+
+    /** Where the operator's results go; called on the shard thread. */
+    public interface Output<T> {
+        /** A complete match of {@code key}, emitted with record timestamp {@code timestamp}. */
+        void match(Object key, Match<T> match, long timestamp);
+
+        /** A partial match of {@code key} that timed out at {@code timeoutTimestamp}. */
+        void timeout(Object key, Match<T> partialMatch, long timeoutTimestamp);
+
+        /** A late event of {@code key}: its timestamp was not after the watermark when it arrived. */
+        void late(Object key, T event, long timestamp);
+    }
+
+    private final long operatorId;
+    private final NfaMatcher<T> matcher;
+    private final KeyDictionary keys;
+    private final TimerService timers;
+    private final EventTimeBuffer<T> buffer;
+    private final Output<T> output;
+    private final Emitter emitter = new Emitter();
+
+    private NfaState[] states = new NfaState[64];
+    private long[] timerAt = new long[64];
+    private long[] touchedStamp = new long[64];
+    private int[] touched = new int[64];
+    private int touchedCount;
+    private long watermarkRound;
+    private long watermark = Long.MIN_VALUE;
+    private long lateEvents;
+    private long matches;
+    private long timeouts;
+
+    /**
+     * @param operatorId identifies this operator's timers in the shared timer service
+     * @param pattern    the compiled pattern
+     * @param options    NFA options (bound on partial matches, processing-time clock)
+     * @param tieBreaker orders events of equal timestamp of one key before arrival order; null for none
+     * @param keys       the shard's key dictionary
+     * @param timers     the shard's timer service
+     * @param output     receives matches, timeouts and late events
+     */
+    public CepOperator(long operatorId, CompiledPattern<T> pattern, NfaOptions options,
+            Comparator<? super T> tieBreaker, KeyDictionary keys, TimerService timers, Output<T> output) {
+        this.operatorId = operatorId;
+        this.matcher = pattern.newMatcher(options);
+        this.keys = keys;
+        this.timers = timers;
+        this.buffer = new EventTimeBuffer<>(tieBreaker);
+        this.output = output;
+    }
+
+    /**
+     * An event of {@code key} at event time {@code timestamp}.
+     *
+     * @param key       the key (from the stream's key selector)
+     * @param event     the event
+     * @param timestamp its event time
+     */
+    public void processElement(Object key, T event, long timestamp) {
+        if (timestamp <= watermark) {
+            lateEvents++;
+            output.late(key, event, timestamp);
+            return;
+        }
+        buffer.add(keys.idOf(key), event, timestamp);
+    }
+
+    /**
+     * The shard's watermark advanced: match what it released and time out what expired.
+     *
+     * @param newWatermark the new watermark; not above the current one is ignored
+     */
+    public void processWatermark(long newWatermark) {
+        if (newWatermark <= watermark) {
+            return;
+        }
+        watermark = newWatermark;
+        watermarkRound++;
+        touchedCount = 0;
+        buffer.releaseUpTo(newWatermark, this::match);
+        for (int i = 0; i < touchedCount; i++) {
+            int id = touched[i];
+            emitter.set(id, newWatermark);
+            matcher.advanceTime(states[id], newWatermark, emitter);
+        }
+        timers.advanceWatermark(newWatermark, this::onTimer);
+        for (int i = 0; i < touchedCount; i++) {
+            settle(touched[i]);
+        }
+    }
+
+    private void match(int id, T event, long timestamp) {
+        NfaState state = stateOf(id);
+        if (touchedStamp[id] != watermarkRound) {
+            touchedStamp[id] = watermarkRound;
+            if (touchedCount == touched.length) {
+                touched = Arrays.copyOf(touched, touchedCount * 2);
+            }
+            touched[touchedCount++] = id;
+        }
+        emitter.set(id, timestamp);
+        matcher.process(state, event, timestamp, emitter);
+    }
+
+    private void onTimer(int id, long namespace, long timestamp) {
+        if (namespace != operatorId || id >= states.length || states[id] == null) {
+            return;
+        }
+        timerAt[id] = Long.MAX_VALUE; // this timer has fired
+        if (touchedStamp[id] != watermarkRound) {
+            emitter.set(id, watermark);
+            matcher.advanceTime(states[id], watermark, emitter);
+            settle(id);
+        }
+        // a touched key was advanced already and is settled after the timers
+    }
+
+    /** Puts the key's expiry timer where its state needs it, and frees the key when nothing is pending. */
+    private void settle(int id) {
+        NfaState state = states[id];
+        long due = state.expiryTime();
+        if (timerAt[id] != due) {
+            if (timerAt[id] != Long.MAX_VALUE) {
+                timers.deleteEventTimeTimer(id, operatorId, timerAt[id]);
+            }
+            if (due != Long.MAX_VALUE) {
+                timers.registerEventTimeTimer(id, operatorId, due);
+            }
+            timerAt[id] = due;
+        }
+        if (state.isEmpty() && buffer.bufferedFor(id) == 0 && !timers.hasTimers(id)) {
+            states[id] = null;
+            keys.release(id);
+        }
+    }
+
+    private NfaState stateOf(int id) {
+        if (id >= states.length) {
+            int n = Math.max(id + 1, states.length * 2);
+            states = Arrays.copyOf(states, n);
+            int old = timerAt.length;
+            timerAt = Arrays.copyOf(timerAt, n);
+            Arrays.fill(timerAt, old, n, Long.MAX_VALUE);
+            touchedStamp = Arrays.copyOf(touchedStamp, n);
+        }
+        NfaState state = states[id];
+        if (state == null) {
+            state = matcher.newState(keys.keyOf(id));
+            states[id] = state;
+            timerAt[id] = Long.MAX_VALUE;
+            touchedStamp[id] = 0;
+        }
+        return state;
+    }
+
+    /** @return the watermark this operator has processed up to */
+    public long watermark() {
+        return watermark;
+    }
+
+    /** @return late events so far */
+    public long lateEvents() {
+        return lateEvents;
+    }
+
+    /** @return matches emitted so far */
+    public long matches() {
+        return matches;
+    }
+
+    /** @return timeouts emitted so far */
+    public long timeouts() {
+        return timeouts;
+    }
+
+    /** @return events waiting for the watermark */
+    public int bufferedEvents() {
+        return buffer.size();
+    }
+
+    /** @return shared-buffer entries held by this operator's partial matches */
+    public int bufferedEntries() {
+        return matcher.bufferedEntries();
+    }
+
+    /** Forwards the NFA's results with the key and the record timestamp of the step that produced them. */
+    private final class Emitter implements MatchSink<T> {
+        private int id;
+        private long timestamp;
+
+        void set(int keyId, long recordTimestamp) {
+            this.id = keyId;
+            this.timestamp = recordTimestamp;
+        }
+
+        @Override
+        public void onMatch(Match<T> match) {
+            matches++;
+            output.match(keys.keyOf(id), match, timestamp);
+        }
+
+        @Override
+        public void onTimeout(Match<T> partialMatch, long timeoutTimestamp) {
+            timeouts++;
+            output.timeout(keys.keyOf(id), partialMatch, timeoutTimestamp);
+        }
+    }
+}

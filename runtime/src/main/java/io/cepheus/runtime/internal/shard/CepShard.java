@@ -1,0 +1,146 @@
+package io.cepheus.runtime.internal.shard;
+
+import io.cepheus.runtime.agent.Agent;
+import io.cepheus.runtime.internal.cep.CepOperator;
+import io.cepheus.runtime.internal.cep.KeyDictionary;
+import io.cepheus.runtime.internal.queue.ShardInbox;
+import io.cepheus.runtime.internal.time.WatermarkValve;
+import io.cepheus.runtime.internal.timer.TimerService;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * One shard of the engine, as an {@link Agent}: each duty cycle drains a batch of records from its inbox
+ * and applies them in order to the CEP operators registered on it. The shard's watermark is the minimum
+ * over its producers' watermarks ({@link WatermarkValve}, idle producers excluded), applied the moment it
+ * advances so an event behind it in the queue is judged against it.
+ *
+ * <p>Owned by one thread: the shard's worker in production, the caller's through an
+ * {@link io.cepheus.runtime.agent.AgentInvoker} in tests. The key dictionary, timer service, valve and
+ * operators belong to that thread too; only the inbox is shared (many producers, this one consumer).
+ *
+ * @param <T> the event type
+ */
+public final class CepShard<T> implements Agent, Consumer<ShardRecord> {
+
+    private final int index;
+    private final ShardInbox<ShardRecord> inbox;
+    private final int batchSize;
+    private final KeyDictionary keys = new KeyDictionary();
+    private final TimerService timers = new TimerService();
+    private final WatermarkValve valve = new WatermarkValve();
+    private final List<CepOperator<T>> operators = new ArrayList<>();
+    private long events;
+    private long watermark = Long.MIN_VALUE;
+    private boolean finished;
+    private final long finalWatermark;
+    private Runnable onFinished = () -> { };
+
+    /**
+     * @param index          the shard's number, for names and messages
+     * @param inbox          the shard's inbox
+     * @param batchSize      records drained per duty cycle at most
+     * @param finalWatermark applied once the inbox is closed and drained ({@code Long.MAX_VALUE} flushes
+     *                       everything, as at the end of bounded input); {@code Long.MIN_VALUE} for none
+     */
+    public CepShard(int index, ShardInbox<ShardRecord> inbox, int batchSize, long finalWatermark) {
+        if (batchSize < 1) {
+            throw new IllegalArgumentException("batchSize must be at least 1, was " + batchSize);
+        }
+        this.index = index;
+        this.inbox = inbox;
+        this.batchSize = batchSize;
+        this.finalWatermark = finalWatermark;
+    }
+
+    /** @return the shard's key dictionary, for operators created on it (setup, before the shard runs) */
+    public KeyDictionary keys() {
+        return keys;
+    }
+
+    /** @return the shard's timer service, for operators created on it (setup, before the shard runs) */
+    public TimerService timers() {
+        return timers;
+    }
+
+    /**
+     * Sets what runs, on the shard thread, once the inbox is closed and drained and the final watermark applied
+     * (the engine's {@code close()} waits for it). Setup, before the shard runs.
+     */
+    public void onFinished(Runnable callback) {
+        this.onFinished = java.util.Objects.requireNonNull(callback, "callback");
+    }
+
+    /** Registers an operator (setup, before the shard runs). */
+    public void add(CepOperator<T> operator) {
+        operators.add(operator);
+    }
+
+    /** Registers a producer (setup, before the shard runs). @return its input index at this shard */
+    public int addProducer() {
+        return valve.addInput();
+    }
+
+    @Override
+    public int doWork() {
+        if (finished) {
+            return 0;
+        }
+        int drained = inbox.drain(this, batchSize);
+        if (drained == 0 && inbox.isClosedAndDrained()) {
+            if (finalWatermark != Long.MIN_VALUE) {
+                advanceTo(finalWatermark);
+            }
+            finished = true;
+            onFinished.run();
+            return 1;
+        }
+        return drained;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public void accept(ShardRecord record) {
+        if (record instanceof ShardRecord.Event e) {
+            events++;
+            for (int i = 0; i < operators.size(); i++) {
+                operators.get(i).processElement(e.key(), (T) e.event(), e.timestamp());
+            }
+        } else if (record instanceof ShardRecord.Watermark w) {
+            advanceTo(valve.onWatermark(w.producer(), w.watermark()));
+        } else if (record instanceof ShardRecord.Idleness idle) {
+            advanceTo(idle.idle() ? valve.onIdle(idle.producer()) : valve.onActive(idle.producer()));
+        }
+    }
+
+    private void advanceTo(long combined) {
+        if (combined == WatermarkValve.NO_ADVANCE || combined <= watermark) {
+            return;
+        }
+        watermark = combined;
+        for (int i = 0; i < operators.size(); i++) {
+            operators.get(i).processWatermark(combined);
+        }
+    }
+
+    /** @return whether the inbox was closed, drained and the final watermark applied */
+    public boolean isFinished() {
+        return finished;
+    }
+
+    /** @return events received so far */
+    public long events() {
+        return events;
+    }
+
+    /** @return the shard's current watermark */
+    public long watermark() {
+        return watermark;
+    }
+
+    @Override
+    public String roleName() {
+        return "cepheus-shard-" + index;
+    }
+}

@@ -1,0 +1,37 @@
+package io.cepheus.runtime.internal.shard;
+
+/**
+ * What producers send a shard through its inbox. Watermarks travel in-band, in the same queue as the
+ * producer's events, so a producer's events always reach the shard before the watermark it sent after them.
+ */
+public sealed interface ShardRecord {
+
+    /**
+     * An event with its key and event time, computed once on the producer's thread.
+     *
+     * @param producer  the sending producer's input index at this shard
+     * @param key       the event's key
+     * @param event     the event
+     * @param timestamp its event time
+     */
+    record Event(int producer, Object key, Object event, long timestamp) implements ShardRecord {
+    }
+
+    /**
+     * A producer's watermark: it will send no event at or below this time.
+     *
+     * @param producer  the producer's input index at this shard
+     * @param watermark the watermark
+     */
+    record Watermark(int producer, long watermark) implements ShardRecord {
+    }
+
+    /**
+     * A producer became idle (its watermark no longer holds the shard back) or active again.
+     *
+     * @param producer the producer's input index at this shard
+     * @param idle     true for idle, false for active
+     */
+    record Idleness(int producer, boolean idle) implements ShardRecord {
+    }
+}

@@ -1,0 +1,55 @@
+package io.cepheus.runtime.conformance;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.cepheus.nfa.conformance.CaseFileRunner;
+import io.cepheus.nfa.conformance.CaseVerdict;
+import io.cepheus.nfa.conformance.ConformanceDirectory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Every conformance case ({@code ../shared/conformance}, or {@code -Dcepheus.conformance.dir=PATH}) through
+ * the runtime's CEP operator, with the same verdicts and closing line as the NFA suite.
+ */
+class OperatorConformanceTest {
+
+    private static final List<CaseVerdict> VERDICTS = new ArrayList<>();
+
+    @TestFactory
+    Stream<DynamicTest> everyCaseFile() throws IOException {
+        ConformanceDirectory dir = ConformanceDirectory.fromSystem();
+        List<Path> files;
+        try (Stream<Path> list = Files.list(dir.chosen())) {
+            files = list.filter(p -> p.getFileName().toString().endsWith(".case")).sorted().toList();
+        }
+        assertTrue(!files.isEmpty(), "no *.case files in conformance directory " + dir.chosen());
+        System.out.println("conformance (runtime CEP operator): running " + files.size() + " case files from "
+                + dir.chosen());
+        return files.stream().map(file -> DynamicTest.dynamicTest(file.getFileName().toString(), () -> {
+            List<CaseVerdict> verdicts = CaseFileRunner.run(file, OperatorConformanceDriver::run);
+            VERDICTS.addAll(verdicts);
+            StringBuilder failures = new StringBuilder();
+            for (CaseVerdict v : verdicts) {
+                if (!v.passed()) {
+                    System.out.println(v.report());
+                    failures.append(v.name()).append(' ');
+                }
+            }
+            assertTrue(failures.length() == 0, "failing cases: " + failures);
+        }));
+    }
+
+    @AfterAll
+    static void summary() {
+        long passed = VERDICTS.stream().filter(CaseVerdict::passed).count();
+        System.out.println("conformance: " + passed + " passed, " + (VERDICTS.size() - passed) + " failed");
+    }
+}

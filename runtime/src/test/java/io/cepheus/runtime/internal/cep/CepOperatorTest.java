@@ -1,0 +1,139 @@
+package io.cepheus.runtime.internal.cep;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.cepheus.nfa.Match;
+import io.cepheus.nfa.NfaCompiler;
+import io.cepheus.nfa.NfaOptions;
+import io.cepheus.pattern.Pattern;
+import io.cepheus.runtime.internal.timer.TimerService;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class CepOperatorTest {
+
+    private record Ev(String name, long ts) {
+        char kind() {
+            return name.charAt(0);
+        }
+    }
+
+    private static final class Recorder implements CepOperator.Output<Ev> {
+        final List<String> lines = new ArrayList<>();
+
+        @Override
+        public void match(Object key, Match<Ev> match, long timestamp) {
+            lines.add(key + " MATCH " + names(match) + " @" + timestamp);
+        }
+
+        @Override
+        public void timeout(Object key, Match<Ev> partialMatch, long timeoutTimestamp) {
+            lines.add(key + " TIMEOUT " + names(partialMatch) + " @" + timeoutTimestamp);
+        }
+
+        @Override
+        public void late(Object key, Ev event, long timestamp) {
+            lines.add(key + " LATE " + event.name());
+        }
+
+        private static String names(Match<Ev> m) {
+            StringBuilder sb = new StringBuilder();
+            for (Ev e : m.allEvents()) {
+                sb.append(sb.length() == 0 ? "" : " ").append(e.name());
+            }
+            return sb.toString();
+        }
+    }
+
+    private final KeyDictionary keys = new KeyDictionary();
+    private final TimerService timers = new TimerService();
+    private final Recorder out = new Recorder();
+
+    private CepOperator<Ev> operator(Pattern<Ev> pattern) {
+        return new CepOperator<>(7, NfaCompiler.compile(pattern), NfaOptions.defaults().withProcessingTime(() -> 0L),
+                null, keys, timers, out);
+    }
+
+    private static Pattern<Ev> orderThenShipment() {
+        return Pattern.<Ev>begin("order").where(e -> e.kind() == 'o')
+                .followedBy("ship").where(e -> e.kind() == 's').within(Duration.ofMillis(100));
+    }
+
+    @Test
+    void aKeyThatReceivesNothingMoreStillTimesOutWhenTheWatermarkPassesItsWindow() {
+        CepOperator<Ev> op = operator(orderThenShipment());
+        op.processElement("u1", new Ev("o1", 10), 10);
+        op.processElement("u2", new Ev("o2", 20), 20);
+        op.processWatermark(50);
+        op.processElement("u2", new Ev("s2", 60), 60);
+        op.processWatermark(100);
+        assertEquals(List.of("u2 MATCH o2 s2 @60"), out.lines);
+        op.processWatermark(110);
+        assertEquals(List.of("u2 MATCH o2 s2 @60", "u1 TIMEOUT o1 @110"), out.lines);
+        assertEquals(0, keys.size(), "both keys are done: their ids are free again");
+        assertEquals(0, timers.eventTimeTimers());
+        assertEquals(0, op.bufferedEntries());
+    }
+
+    @Test
+    void lateEventsAreReportedAndCountedNeverMatched() {
+        CepOperator<Ev> op = operator(orderThenShipment());
+        op.processElement("u1", new Ev("o1", 10), 10);
+        op.processWatermark(30);
+        op.processElement("u1", new Ev("s1", 30), 30);
+        op.processElement("u1", new Ev("s2", 31), 31);
+        op.processWatermark(40);
+        assertEquals(List.of("u1 LATE s1", "u1 MATCH o1 s2 @31"), out.lines);
+        assertEquals(1, op.lateEvents());
+    }
+
+    @Test
+    void eventsAreMatchedInTimestampOrderWhateverTheArrivalOrder() {
+        CepOperator<Ev> op = operator(orderThenShipment());
+        op.processElement("u1", new Ev("s1", 15), 15);
+        op.processElement("u1", new Ev("o1", 10), 10);
+        op.processWatermark(20);
+        assertEquals(List.of("u1 MATCH o1 s1 @15"), out.lines);
+    }
+
+    @Test
+    void aTrailingNotFollowedByIsReleasedAtTheWatermarkThatClosesItsWindow() {
+        Pattern<Ev> noShipment = Pattern.<Ev>begin("order").where(e -> e.kind() == 'o')
+                .notFollowedBy("ship").where(e -> e.kind() == 's').within(Duration.ofMillis(100));
+        CepOperator<Ev> op = operator(noShipment);
+        op.processElement("u1", new Ev("o1", 10), 10);
+        op.processElement("u2", new Ev("o2", 10), 10);
+        op.processElement("u2", new Ev("s2", 50), 50);
+        op.processWatermark(60);
+        op.processWatermark(500);
+        assertEquals(List.of("u1 MATCH o1 @500"), out.lines);
+        assertEquals(0, keys.size());
+    }
+
+    @Test
+    void stateReturnsToZeroAfterManyKeysCompleteOrTimeOut() {
+        CepOperator<Ev> op = operator(orderThenShipment());
+        long ts = 0;
+        for (int k = 0; k < 200_000; k++) {
+            op.processElement("user-" + k, new Ev("o" + k, ts), ts);
+            if (k % 2 == 0) {
+                op.processElement("user-" + k, new Ev("s" + k, ts + 1), ts + 1);
+            }
+            ts += 1;
+            if (k % 1000 == 999) {
+                op.processWatermark(ts - 1);
+            }
+        }
+        op.processWatermark(Long.MAX_VALUE);
+        assertEquals(100_000, op.matches());
+        assertEquals(100_000, op.timeouts());
+        assertEquals(0, keys.size());
+        assertEquals(0, op.bufferedEntries());
+        assertEquals(0, op.bufferedEvents());
+        assertEquals(0, timers.eventTimeTimers());
+        assertTrue(keys.idBound() < 20_000, "ids are reused: " + keys.idBound());
+    }
+}
