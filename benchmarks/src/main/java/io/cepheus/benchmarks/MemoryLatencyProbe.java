@@ -45,11 +45,11 @@ public final class MemoryLatencyProbe {
         int p = 0;
         double best = Double.MAX_VALUE;
         for (int round = 0; round < 3; round++) {
-            long t0 = System.nanoTime();
+            long t0 = StopwatchClock.nanos();
             for (long s = 0; s < steps; s++) {
                 p = next[p];
             }
-            best = Math.min(best, (System.nanoTime() - t0) / (double) steps);
+            best = Math.min(best, (StopwatchClock.nanos() - t0) / (double) steps);
         }
         if (p == -1) {
             System.out.println("unreachable");

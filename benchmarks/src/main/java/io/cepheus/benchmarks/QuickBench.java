@@ -67,9 +67,9 @@ public final class QuickBench {
         RunResult last = null;
         for (int i = 0; i < runs; i++) {
             long allocatedBefore = threads.getThreadAllocatedBytes(threadId);
-            long start = System.nanoTime();
+            long start = StopwatchClock.nanos();
             RunResult result = runner.run(stream);
-            long nanos = System.nanoTime() - start;
+            long nanos = StopwatchClock.nanos() - start;
             long allocated = threads.getThreadAllocatedBytes(threadId) - allocatedBefore;
             if (!agrees(workload, result)) {
                 return false;

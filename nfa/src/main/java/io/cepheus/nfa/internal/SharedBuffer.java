@@ -137,14 +137,7 @@ final class SharedBuffer {
                 return;
             }
             int prev = entries[at + E_PREV];
-            int event = entries[at + E_EVENT];
-            entries[at + E_REFS] = FREED;
-            entries[at + E_PREV] = entryFreeHead;
-            entryFreeHead = entry;
-            liveEntries--;
-            if (--events[event * V_STRIDE + V_REFS] == 0) {
-                freeEvent(event);
-            }
+            freeEntry(entry);
             entry = prev;
         }
     }
@@ -167,6 +160,12 @@ final class SharedBuffer {
         if (entries[at + E_REFS] != 0) {
             throw new IllegalStateException("entry " + entry + " is still referenced");
         }
+        freeEntry(entry);
+    }
+
+    /** Puts an unreferenced entry on the free list and drops its event reference (not its predecessor's). */
+    private void freeEntry(int entry) {
+        int at = entry * E_STRIDE;
         int event = entries[at + E_EVENT];
         entries[at + E_REFS] = FREED;
         entries[at + E_PREV] = entryFreeHead;

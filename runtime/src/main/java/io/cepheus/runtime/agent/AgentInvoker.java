@@ -94,14 +94,7 @@ public final class AgentInvoker implements AutoCloseable {
     }
 
     private ErrorAction decide(Throwable error) {
-        try {
-            return errorHandler.onError(agent.roleName(), error) == ErrorAction.CONTINUE
-                    ? ErrorAction.CONTINUE
-                    : ErrorAction.STOP;
-        } catch (Throwable handlerFailure) {
-            error.addSuppressed(handlerFailure);
-            return ErrorAction.STOP;
-        }
+        return ErrorDecision.decide(errorHandler, agent, error);
     }
 
     /**

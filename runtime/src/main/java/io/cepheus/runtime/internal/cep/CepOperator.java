@@ -46,7 +46,16 @@ public final class CepOperator<T> {
         void late(Object key, T event, long timestamp);
     }
 
+    /** Decides whether a key that this operator no longer needs can be forgotten by the shard. */
+    @FunctionalInterface
+    public interface KeyRelease {
+        /** Called on the shard thread when the operator holds nothing more for the key id. */
+        void idle(int keyId);
+    }
+
     private final long operatorId;
+    private final io.cepheus.runtime.internal.timer.TimerHandler timerHandler = this::onTimer;
+    private KeyRelease keyRelease;
     private final NfaMatcher<T> matcher;
     private final KeyDictionary keys;
     private final TimerService timers;
@@ -82,6 +91,30 @@ public final class CepOperator<T> {
         this.timers = timers;
         this.buffer = new EventTimeBuffer<>(tieBreaker);
         this.output = output;
+        // alone on its dictionary: forget a key once nothing (timers of any operator included) is pending
+        this.keyRelease = id -> {
+            if (!timers.hasTimers(id)) {
+                keys.release(id);
+            }
+        };
+    }
+
+    /**
+     * Replaces how idle keys are released: a shard with several operators releases a key id only when none
+     * of them holds anything for it. Setup, before events flow.
+     */
+    public void keyRelease(KeyRelease release) {
+        this.keyRelease = java.util.Objects.requireNonNull(release, "release");
+    }
+
+    /** @return the id this operator's timers carry as their namespace */
+    public long operatorId() {
+        return operatorId;
+    }
+
+    /** @return whether this operator holds anything for the key id (partial matches, buffered events, timers) */
+    public boolean holds(int keyId) {
+        return (keyId < states.length && states[keyId] != null) || buffer.bufferedFor(keyId) > 0;
     }
 
     /**
@@ -106,8 +139,23 @@ public final class CepOperator<T> {
      * @param newWatermark the new watermark; not above the current one is ignored
      */
     public void processWatermark(long newWatermark) {
+        if (beginWatermark(newWatermark)) {
+            timers.advanceWatermark(newWatermark, timerHandler);
+            endWatermark();
+        }
+    }
+
+    /**
+     * First half of a watermark when several operators share the shard's timer service: releases the buffered
+     * events up to the watermark and advances the keys that received some. The shard then fires the due
+     * timers once, handing each to the operator it belongs to ({@link #onTimer}), and calls
+     * {@link #endWatermark()} on every operator.
+     *
+     * @return false if the watermark does not advance this operator (then skip the rest)
+     */
+    public boolean beginWatermark(long newWatermark) {
         if (newWatermark <= watermark) {
-            return;
+            return false;
         }
         watermark = newWatermark;
         watermarkRound++;
@@ -118,10 +166,15 @@ public final class CepOperator<T> {
             emitter.set(id, newWatermark);
             matcher.advanceTime(states[id], newWatermark, emitter);
         }
-        timers.advanceWatermark(newWatermark, this::onTimer);
+        return true;
+    }
+
+    /** Last half of a watermark: re-arms the timers of the keys that received events, frees idle keys. */
+    public void endWatermark() {
         for (int i = 0; i < touchedCount; i++) {
             settle(touched[i]);
         }
+        touchedCount = 0;
     }
 
     private void match(int id, T event, long timestamp) {
@@ -137,8 +190,18 @@ public final class CepOperator<T> {
         matcher.process(state, event, timestamp, emitter);
     }
 
-    private void onTimer(int id, long namespace, long timestamp) {
-        if (namespace != operatorId || id >= states.length || states[id] == null) {
+    /**
+     * One of this operator's expiry timers fired (the shard dispatches by namespace).
+     *
+     * @param id        the key id
+     * @param namespace this operator's id
+     * @param timestamp the timer's time
+     */
+    public void onTimer(int id, long namespace, long timestamp) {
+        if (namespace != operatorId) {
+            throw new IllegalStateException("timer of operator " + namespace + " handed to operator " + operatorId);
+        }
+        if (id >= states.length || states[id] == null) {
             return;
         }
         timerAt[id] = Long.MAX_VALUE; // this timer has fired
@@ -163,9 +226,9 @@ public final class CepOperator<T> {
             }
             timerAt[id] = due;
         }
-        if (state.isEmpty() && buffer.bufferedFor(id) == 0 && !timers.hasTimers(id)) {
+        if (state.isEmpty() && buffer.bufferedFor(id) == 0 && timerAt[id] == Long.MAX_VALUE) {
             states[id] = null;
-            keys.release(id);
+            keyRelease.idle(id);
         }
     }
 

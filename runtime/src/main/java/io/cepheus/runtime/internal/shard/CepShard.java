@@ -5,6 +5,7 @@ import io.cepheus.runtime.internal.cep.CepOperator;
 import io.cepheus.runtime.internal.cep.KeyDictionary;
 import io.cepheus.runtime.internal.queue.ShardInbox;
 import io.cepheus.runtime.internal.time.WatermarkValve;
+import io.cepheus.runtime.internal.timer.TimerHandler;
 import io.cepheus.runtime.internal.timer.TimerService;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,6 +32,8 @@ public final class CepShard<T> implements Agent, Consumer<ShardRecord> {
     private final TimerService timers = new TimerService();
     private final WatermarkValve valve = new WatermarkValve();
     private final List<CepOperator<T>> operators = new ArrayList<>();
+    private final TimerHandler timerDispatch = (key, namespace, timestamp) ->
+            operators.get((int) namespace).onTimer(key, namespace, timestamp);
     private long events;
     private long watermark = Long.MIN_VALUE;
     private boolean finished;
@@ -72,9 +75,30 @@ public final class CepShard<T> implements Agent, Consumer<ShardRecord> {
         this.onFinished = java.util.Objects.requireNonNull(callback, "callback");
     }
 
-    /** Registers an operator (setup, before the shard runs). */
+    /**
+     * Registers an operator (setup, before the shard runs). Its id must equal its position (0, 1, 2 ...):
+     * the shard hands each fired timer to the operator whose id is the timer's namespace.
+     */
     public void add(CepOperator<T> operator) {
+        if (operator.operatorId() != operators.size()) {
+            throw new IllegalArgumentException("operator id " + operator.operatorId() + " must be "
+                    + operators.size() + ", its position on the shard");
+        }
         operators.add(operator);
+        operator.keyRelease(this::releaseIfIdle);
+    }
+
+    /** A key id is forgotten only when no operator holds anything for it and no timer is pending. */
+    private void releaseIfIdle(int keyId) {
+        if (timers.hasTimers(keyId)) {
+            return;
+        }
+        for (int i = 0; i < operators.size(); i++) {
+            if (operators.get(i).holds(keyId)) {
+                return;
+            }
+        }
+        keys.release(keyId);
     }
 
     /** Registers a producer (setup, before the shard runs). @return its input index at this shard */
@@ -119,8 +143,13 @@ public final class CepShard<T> implements Agent, Consumer<ShardRecord> {
             return;
         }
         watermark = combined;
+        // every operator releases its events first, then the shared timers fire once, each to its operator
         for (int i = 0; i < operators.size(); i++) {
-            operators.get(i).processWatermark(combined);
+            operators.get(i).beginWatermark(combined);
+        }
+        timers.advanceWatermark(combined, timerDispatch);
+        for (int i = 0; i < operators.size(); i++) {
+            operators.get(i).endWatermark();
         }
     }
 

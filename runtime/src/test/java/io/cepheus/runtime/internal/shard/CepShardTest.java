@@ -40,7 +40,7 @@ class CepShardTest {
 
     private CepShard<Ev> shard(long finalWatermark) {
         CepShard<Ev> shard = new CepShard<>(0, inbox, 16, finalWatermark);
-        shard.add(new CepOperator<>(1, NfaCompiler.compile(orderThenShipment()),
+        shard.add(new CepOperator<>(0, NfaCompiler.compile(orderThenShipment()),
                 NfaOptions.defaults().withProcessingTime(() -> 0L), null, shard.keys(), shard.timers(),
                 new CepOperator.Output<>() {
                     @Override
@@ -145,6 +145,45 @@ class CepShardTest {
         invoker.close();
     }
 
+    @Test
+    void twoPatternsOnOneShardEachGetTheirTimeoutsAndShareKeysSafely() {
+        CepShard<Ev> shard = shard(Long.MIN_VALUE);
+        Pattern<Ev> longer = Pattern.<Ev>begin("order").where(e -> e.kind() == 'o')
+                .followedBy("ship").where(e -> e.kind() == 's').within(Duration.ofMillis(300));
+        shard.add(new CepOperator<>(1, NfaCompiler.compile(longer), NfaOptions.defaults().withProcessingTime(() -> 0L),
+                null, shard.keys(), shard.timers(), new CepOperator.Output<>() {
+                    @Override
+                    public void match(Object key, Match<Ev> match, long timestamp) {
+                        out.add(key + " MATCH(300) @" + timestamp);
+                    }
+
+                    @Override
+                    public void timeout(Object key, Match<Ev> partialMatch, long timeoutTimestamp) {
+                        out.add(key + " TIMEOUT(300) @" + timeoutTimestamp);
+                    }
+
+                    @Override
+                    public void late(Object key, Ev event, long timestamp) {
+                        out.add(key + " LATE(300) " + event.name());
+                    }
+                }));
+        int p = shard.addProducer();
+        AgentInvoker invoker = new AgentInvoker(shard);
+        invoker.start();
+        event(p, "u1", "o1", 10);
+        watermark(p, 50);
+        watermark(p, 200);
+        drain(invoker);
+        assertEquals(List.of("u1 TIMEOUT @110"), out, "the 100 ms pattern timed out; the 300 ms one still waits");
+        assertEquals(1, shard.keys().size(), "u1 is still needed by the second pattern");
+        event(p, "u1", "s1", 250);
+        watermark(p, 260);
+        drain(invoker);
+        assertEquals(List.of("u1 TIMEOUT @110", "u1 MATCH(300) @250"), out);
+        assertEquals(0, shard.keys().size(), "nothing pending for u1 in either pattern: its id is free");
+        invoker.close();
+    }
+
     /** Real threads: producers block when the inbox is full, nothing is lost, per-key results are exact. */
     @Test
     @Tag("stress")
@@ -152,7 +191,7 @@ class CepShardTest {
         ShardInbox<ShardRecord> small = new ShardInbox<>(64);
         CepShard<Ev> shard = new CepShard<>(0, small, 32, Long.MAX_VALUE);
         ConcurrentLinkedQueue<String> results = new ConcurrentLinkedQueue<>();
-        shard.add(new CepOperator<>(1, NfaCompiler.compile(orderThenShipment()),
+        shard.add(new CepOperator<>(0, NfaCompiler.compile(orderThenShipment()),
                 NfaOptions.defaults().withProcessingTime(() -> 0L), null, shard.keys(), shard.timers(),
                 new CepOperator.Output<>() {
                     @Override
