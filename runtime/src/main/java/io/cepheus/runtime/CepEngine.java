@@ -1,0 +1,357 @@
+package io.cepheus.runtime;
+
+import io.cepheus.nfa.CompiledPattern;
+import io.cepheus.nfa.NfaOptions;
+import io.cepheus.runtime.agent.Agent;
+import io.cepheus.runtime.agent.AgentInvoker;
+import io.cepheus.runtime.agent.AgentRunner;
+import io.cepheus.runtime.agent.ErrorAction;
+import io.cepheus.runtime.agent.ErrorHandler;
+import io.cepheus.runtime.agent.IdleStrategy;
+import io.cepheus.runtime.internal.cep.CepOperator;
+import io.cepheus.runtime.internal.queue.ShardInbox;
+import io.cepheus.runtime.internal.shard.CepShard;
+import io.cepheus.runtime.internal.shard.ShardRecord;
+import io.cepheus.runtime.time.Clock;
+import io.cepheus.runtime.time.WatermarkStrategy;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * The embeddable CEP engine: events pushed by any number of {@link Producer}s are routed by key to a fixed set
+ * of shards, each owned by one worker thread, buffered until the watermark passes them, matched by every
+ * registered pattern, and handed to the pattern's handlers on that thread.
+ *
+ * <pre>{@code
+ * CepEngine<Login> engine = CepEngine.<Login>builder()
+ *         .watermarks(WatermarkStrategy.<Login>forBoundedOutOfOrderness(Duration.ofSeconds(5))
+ *                 .withTimestampAssigner((login, ts) -> login.time()))
+ *         .build();
+ * engine.keyBy(Login::user).pattern(bruteForce).select((user, match, ts) -> alert(user, match));
+ * Producer<Login> in = engine.newProducer();
+ * engine.start();
+ * logins.forEach(in::send);
+ * engine.close();          // drains every shard; with flushOnClose (default) the end of input flushes all
+ * }</pre>
+ *
+ * <p>Lifecycle: configure (key selector, patterns, handlers, producers), then {@link #start()} once, then
+ * send, then {@link #close()}. For deterministic tests, {@link CepTestHarness} runs the same shards on the
+ * caller's thread.
+ *
+ * @param <T> the event type
+ */
+public final class CepEngine<T> implements AutoCloseable {
+
+    private final Builder<T> config;
+    private final List<PatternStream<T>> patterns = new ArrayList<>();
+    private final List<Producer<T>> producers = new ArrayList<>();
+    private final List<CepShard<T>> shards = new ArrayList<>();
+    private final ShardInbox<ShardRecord>[] inboxes;
+    private final CountDownLatch finished;
+    private final List<AgentRunner> runners = new ArrayList<>();
+    private Function<? super T, ?> keySelector;
+    private volatile boolean started;
+    private volatile boolean closing;
+
+    @SuppressWarnings("unchecked")
+    private CepEngine(Builder<T> config) {
+        this.config = config;
+        this.inboxes = new ShardInbox[config.shards];
+        this.finished = new CountDownLatch(config.shards);
+        for (int s = 0; s < config.shards; s++) {
+            inboxes[s] = new ShardInbox<>(config.inboxCapacity);
+            CepShard<T> shard = new CepShard<>(s, inboxes[s], config.batchSize,
+                    config.flushOnClose ? Long.MAX_VALUE : Long.MIN_VALUE);
+            shard.onFinished(finished::countDown);
+            shards.add(shard);
+        }
+    }
+
+    /** @param <T> the event type @return a builder with the defaults */
+    public static <T> Builder<T> builder() {
+        return new Builder<>();
+    }
+
+    /**
+     * Partitions the events by key; call once. Every pattern registered on the result is matched per key, and
+     * a key always goes to the same shard.
+     *
+     * @param keySelector a pure function of the event (it runs on the producer's thread)
+     * @return the keyed stream
+     */
+    public KeyedStream<T> keyBy(Function<? super T, ?> keySelector) {
+        checkNotStarted("keyBy()");
+        if (this.keySelector != null) {
+            throw new IllegalStateException("keyBy() was already called: an engine has one key selector, shared"
+                    + " by all its patterns");
+        }
+        this.keySelector = Objects.requireNonNull(keySelector, "keySelector");
+        return new KeyedStream<>(this);
+    }
+
+    /** @return a stream without key: every event in one partition, on one shard (Flink's non-keyed CEP) */
+    public KeyedStream<T> all() {
+        return keyBy(e -> Boolean.TRUE);
+    }
+
+    /**
+     * Creates a source of events, to be used by one thread. Before {@link #start()}: each shard's watermark
+     * waits for all its sources.
+     *
+     * @return the producer
+     */
+    public Producer<T> newProducer() {
+        checkNotStarted("newProducer()");
+        if (keySelector == null) {
+            throw new IllegalStateException("call keyBy() (or all()) before creating producers");
+        }
+        int[] inputs = new int[shards.size()];
+        for (int s = 0; s < shards.size(); s++) {
+            inputs[s] = shards.get(s).addProducer();
+        }
+        WatermarkStrategy<T> strategy = config.watermarks;
+        Producer<T> producer = new Producer<>(this, inboxes, inputs, keySelector, strategy.timestampAssigner(),
+                strategy.createGenerator(config.clock), config.clock, strategy.autoWatermarkIntervalMillis(),
+                config.backpressure == BackpressurePolicy.BLOCK);
+        producers.add(producer);
+        return producer;
+    }
+
+    /** Starts one worker thread per shard. */
+    public void start() {
+        prepare();
+        for (int s = 0; s < shards.size(); s++) {
+            int shard = s;
+            ErrorHandler user = config.errorHandler;
+            ErrorHandler closeInboxOnStop = (role, error) -> {
+                ErrorAction action = user.onError(role, error);
+                if (action != ErrorAction.CONTINUE) {
+                    inboxes[shard].close(); // producers blocked on a dead shard fail instead of hanging
+                    finished.countDown();
+                }
+                return action;
+            };
+            runners.add(new AgentRunner(shards.get(s), config.idleStrategy.get(), closeInboxOnStop).start());
+        }
+    }
+
+    /** Builds every shard's operators; the engine runs from here on (threads or a test harness). */
+    void prepare() {
+        checkNotStarted("start()");
+        if (patterns.isEmpty()) {
+            throw new IllegalStateException("no pattern registered: call keyBy(...).pattern(...) before start()");
+        }
+        if (producers.isEmpty()) {
+            throw new IllegalStateException("no producer: call newProducer() before start()");
+        }
+        for (CepShard<T> shard : shards) {
+            for (PatternStream<T> stream : patterns) {
+                shard.add(new CepOperator<>(stream.id(), stream.pattern(), config.nfaOptions, stream.tieBreaker(),
+                        shard.keys(), shard.timers(), stream.output()));
+            }
+        }
+        started = true;
+    }
+
+    /**
+     * Stops accepting input, lets every shard drain its inbox (and flush with a final watermark if
+     * {@link Builder#flushOnClose(boolean)}), then stops the threads. Waits at most 30 s per step.
+     *
+     * @throws IllegalStateException if a shard failed or did not finish in time
+     */
+    @Override
+    public void close() {
+        close(Duration.ofSeconds(30));
+    }
+
+    /**
+     * As {@link #close()}, with a bound on each wait.
+     *
+     * @param timeout how long to wait for the shards to drain, and then for the threads to stop
+     */
+    public void close(Duration timeout) {
+        if (closing) {
+            return;
+        }
+        closing = true;
+        for (ShardInbox<ShardRecord> inbox : inboxes) {
+            inbox.close();
+        }
+        boolean drained;
+        try {
+            drained = finished.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            drained = false;
+        }
+        for (AgentRunner runner : runners) {
+            runner.close(timeout);
+        }
+        Optional<Throwable> failure = failure();
+        if (failure.isPresent()) {
+            throw new IllegalStateException("a shard failed", failure.get());
+        }
+        if (!drained && !runners.isEmpty()) {
+            throw new IllegalStateException("the shards did not drain within " + timeout);
+        }
+    }
+
+    /** @return the first failure of a shard's worker, if any */
+    public Optional<Throwable> failure() {
+        for (AgentRunner runner : runners) {
+            if (runner.failure().isPresent()) {
+                return runner.failure();
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** @return the number of shards */
+    public int shardCount() {
+        return shards.size();
+    }
+
+    // ------------------------------------------------------------------ package-private plumbing
+
+    PatternStream<T> register(CompiledPattern<T> pattern, java.util.Comparator<? super T> tieBreaker) {
+        checkNotStarted("pattern()");
+        PatternStream<T> stream = new PatternStream<>(this, patterns.size(), pattern, tieBreaker);
+        patterns.add(stream);
+        return stream;
+    }
+
+    void checkNotStarted(String call) {
+        if (started) {
+            throw new IllegalStateException(call + " must be called before the engine starts");
+        }
+    }
+
+    boolean isClosing() {
+        return closing;
+    }
+
+    List<? extends Agent> shards() {
+        return shards;
+    }
+
+    ShardInbox<ShardRecord>[] inboxes() {
+        return inboxes;
+    }
+
+    /** A key's shard: a stable spread of its hash code, so per-key order holds across runs. */
+    static int shardOf(Object key, int shards) {
+        int h = key.hashCode();
+        h ^= h >>> 16;
+        h *= 0x45d9f3b;
+        h ^= h >>> 16;
+        return Math.floorMod(h, shards);
+    }
+
+    /**
+     * Settings of an engine. Defaults: one shard per available processor, no watermarks (send them
+     * explicitly), the system clock, inboxes of 65,536 records, batches of 256, blocking backpressure, a
+     * spin-yield-park idle strategy, flush on close, stop a shard on an error (reported by {@code close()}).
+     *
+     * @param <T> the event type
+     */
+    public static final class Builder<T> {
+        private int shards = Runtime.getRuntime().availableProcessors();
+        private WatermarkStrategy<T> watermarks = WatermarkStrategy.noWatermarks();
+        private Clock clock = Clock.system();
+        private int inboxCapacity = 65_536;
+        private int batchSize = 256;
+        private BackpressurePolicy backpressure = BackpressurePolicy.BLOCK;
+        private Supplier<IdleStrategy> idleStrategy = () -> IdleStrategy.backoff(100, 10, 1_000, 1_000_000);
+        private NfaOptions nfaOptions = NfaOptions.defaults();
+        private ErrorHandler errorHandler = ErrorHandler.alwaysStop();
+        private boolean flushOnClose = true;
+
+        private Builder() {
+        }
+
+        /** @param n at least 1 @return this builder */
+        public Builder<T> shards(int n) {
+            if (n < 1) {
+                throw new IllegalArgumentException("shards must be at least 1, was " + n);
+            }
+            this.shards = n;
+            return this;
+        }
+
+        /** @param strategy timestamps and watermarks of every producer @return this builder */
+        public Builder<T> watermarks(WatermarkStrategy<T> strategy) {
+            this.watermarks = Objects.requireNonNull(strategy, "strategy");
+            return this;
+        }
+
+        /** @param clock processing time (periodic watermarks, idleness, conditions) @return this builder */
+        public Builder<T> clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /** @param capacity records per shard inbox, at least 2 (rounded to a power of two) @return this builder */
+        public Builder<T> inboxCapacity(int capacity) {
+            if (capacity < 2) {
+                throw new IllegalArgumentException("inboxCapacity must be at least 2, was " + capacity);
+            }
+            this.inboxCapacity = capacity;
+            return this;
+        }
+
+        /** @param size records a shard drains per duty cycle, at least 1 @return this builder */
+        public Builder<T> batchSize(int size) {
+            if (size < 1) {
+                throw new IllegalArgumentException("batchSize must be at least 1, was " + size);
+            }
+            this.batchSize = size;
+            return this;
+        }
+
+        /** @param policy what {@link Producer#send} does when a shard's inbox is full @return this builder */
+        public Builder<T> backpressure(BackpressurePolicy policy) {
+            this.backpressure = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /** @param strategies a new idle strategy per shard worker @return this builder */
+        public Builder<T> idleStrategy(Supplier<IdleStrategy> strategies) {
+            this.idleStrategy = Objects.requireNonNull(strategies, "strategies");
+            return this;
+        }
+
+        /** @param options bound on partial matches per key, overflow policy @return this builder */
+        public Builder<T> nfaOptions(NfaOptions options) {
+            this.nfaOptions = Objects.requireNonNull(options, "options");
+            return this;
+        }
+
+        /** @param handler decides whether a shard goes on after an exception from user code @return this builder */
+        public Builder<T> errorHandler(ErrorHandler handler) {
+            this.errorHandler = Objects.requireNonNull(handler, "handler");
+            return this;
+        }
+
+        /**
+         * @param flush whether closing applies a final {@code Long.MAX_VALUE} watermark (end of bounded input:
+         *              everything buffered is matched, every open window times out)
+         * @return this builder
+         */
+        public Builder<T> flushOnClose(boolean flush) {
+            this.flushOnClose = flush;
+            return this;
+        }
+
+        /** @return the engine, not started */
+        public CepEngine<T> build() {
+            return new CepEngine<>(this);
+        }
+    }
+}

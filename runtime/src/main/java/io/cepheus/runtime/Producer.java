@@ -1,0 +1,175 @@
+package io.cepheus.runtime;
+
+import io.cepheus.runtime.internal.queue.ShardInbox;
+import io.cepheus.runtime.internal.shard.ShardRecord;
+import io.cepheus.runtime.time.Clock;
+import io.cepheus.runtime.time.TimestampAssigner;
+import io.cepheus.runtime.time.WatermarkGenerator;
+import io.cepheus.runtime.time.WatermarkOutput;
+import java.util.function.Function;
+
+/**
+ * One source of events for an engine, used by one thread at a time. Each event is stamped with its event
+ * time, routed by key to its shard's inbox, and observed by this source's watermark generator; the source's
+ * watermarks follow its events in-band into every shard, so a shard never sees a watermark before the events
+ * it covers. A shard's watermark is the minimum over its sources; an idle source does not hold it back.
+ *
+ * <p>Periodic watermarks (Flink's auto-watermark interval) are emitted from {@link #send} when the interval
+ * has passed on the engine's clock; a source that goes quiet should call {@link #tick()} now and then (or
+ * {@link #close()}) so its watermark, or its idleness, still reaches the shards.
+ *
+ * <p>Not thread-safe: one producer per producing thread ({@link CepEngine#newProducer()}).
+ *
+ * @param <T> the event type
+ */
+public final class Producer<T> implements AutoCloseable {
+
+    private final CepEngine<T> engine;
+    private final ShardInbox<ShardRecord>[] inboxes;
+    private final int[] inputAtShard;
+    private final Function<? super T, ?> keySelector;
+    private final TimestampAssigner<T> assigner;
+    private final WatermarkGenerator<T> generator;
+    private final Clock clock;
+    private final long interval;
+    private final boolean block;
+    private final Broadcast broadcast = new Broadcast();
+    private long nextPeriodicEmit;
+    private long lastWatermark = Long.MIN_VALUE;
+    private boolean idle;
+    private boolean closed;
+
+    Producer(CepEngine<T> engine, ShardInbox<ShardRecord>[] inboxes, int[] inputAtShard,
+            Function<? super T, ?> keySelector, TimestampAssigner<T> assigner, WatermarkGenerator<T> generator,
+            Clock clock, long interval, boolean block) {
+        this.engine = engine;
+        this.inboxes = inboxes;
+        this.inputAtShard = inputAtShard;
+        this.keySelector = keySelector;
+        this.assigner = assigner;
+        this.generator = generator;
+        this.clock = clock;
+        this.interval = interval;
+        this.block = block;
+        this.nextPeriodicEmit = clock.millis() + interval;
+    }
+
+    /**
+     * Sends an event whose timestamp the engine's timestamp assigner extracts.
+     *
+     * @param event the event, not null
+     * @return true if sent; false only under {@link BackpressurePolicy#REJECT} when its shard's inbox is full
+     *     (nothing was sent, and the watermark generator did not see it: send it again)
+     */
+    public boolean send(T event) {
+        return send(event, TimestampAssigner.NO_TIMESTAMP);
+    }
+
+    /**
+     * Sends an event with a record timestamp, for assigners that use it (the default assigner takes it as the
+     * event time).
+     *
+     * @param event           the event, not null
+     * @param recordTimestamp the record's timestamp
+     * @return as {@link #send(Object)}
+     */
+    public boolean send(T event, long recordTimestamp) {
+        checkOpen();
+        if (event == null) {
+            throw new NullPointerException("event must not be null");
+        }
+        long ts = assigner.extractTimestamp(event, recordTimestamp);
+        if (ts == TimestampAssigner.NO_TIMESTAMP) {
+            throw new IllegalArgumentException("event " + event + " has no timestamp: give the engine's"
+                    + " WatermarkStrategy a timestamp assigner, or send it with a record timestamp");
+        }
+        Object key = keySelector.apply(event);
+        if (key == null) {
+            throw new NullPointerException("the key selector returned null for event " + event);
+        }
+        int shard = CepEngine.shardOf(key, inboxes.length);
+        ShardRecord record = new ShardRecord.Event(inputAtShard[shard], key, event, ts);
+        if (block) {
+            inboxes[shard].put(record);
+        } else if (!inboxes[shard].offer(record)) {
+            return false;
+        }
+        generator.onEvent(event, ts, broadcast);
+        tick();
+        return true;
+    }
+
+    /**
+     * Emits periodic watermarks if the interval has passed on the engine's clock; call it while the source is
+     * quiet, so idleness is detected and shards are not held back.
+     */
+    public void tick() {
+        checkOpen();
+        long now = clock.millis();
+        if (now >= nextPeriodicEmit) {
+            generator.onPeriodicEmit(broadcast);
+            nextPeriodicEmit = now + interval;
+        }
+    }
+
+    /**
+     * Sends an explicit watermark: this source will send no event at or before {@code watermark}.
+     *
+     * @param watermark the watermark; not above the last one sent is ignored
+     */
+    public void watermark(long watermark) {
+        checkOpen();
+        broadcast.emitWatermark(watermark);
+    }
+
+    /** Ends this source: its watermark becomes {@code Long.MAX_VALUE}, so it holds no shard back any more. */
+    @Override
+    public void close() {
+        if (!closed && !engine.isClosing()) {
+            broadcast.emitWatermark(Long.MAX_VALUE);
+        }
+        closed = true;
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("this producer is closed");
+        }
+    }
+
+    private void toAllShards(java.util.function.IntFunction<ShardRecord> record) {
+        for (int s = 0; s < inboxes.length; s++) {
+            inboxes[s].put(record.apply(s)); // watermarks are never rejected: they carry the time forward
+        }
+    }
+
+    /** Forwards this source's watermark and idleness to every shard, in-band. */
+    private final class Broadcast implements WatermarkOutput {
+        @Override
+        public void emitWatermark(long watermark) {
+            if (watermark <= lastWatermark && !idle) {
+                return;
+            }
+            idle = false;
+            lastWatermark = Math.max(lastWatermark, watermark);
+            long w = lastWatermark;
+            toAllShards(s -> new ShardRecord.Watermark(inputAtShard[s], w));
+        }
+
+        @Override
+        public void markIdle() {
+            if (!idle) {
+                idle = true;
+                toAllShards(s -> new ShardRecord.Idleness(inputAtShard[s], true));
+            }
+        }
+
+        @Override
+        public void markActive() {
+            if (idle) {
+                idle = false;
+                toAllShards(s -> new ShardRecord.Idleness(inputAtShard[s], false));
+            }
+        }
+    }
+}

@@ -1,0 +1,148 @@
+package io.cepheus.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.cepheus.pattern.Pattern;
+import io.cepheus.runtime.time.ManualClock;
+import io.cepheus.runtime.time.WatermarkStrategy;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+class CepEngineTest {
+
+    /** An event of a producer: its key, kind (o = order, s = shipment) and per-producer sequence number. */
+    record Ev(String key, char kind, long seq, long ts) {
+    }
+
+    private static Pattern<Ev> orderThenShipment() {
+        return Pattern.<Ev>begin("order").where(e -> e.kind() == 'o')
+                .followedBy("ship").where(e -> e.kind() == 's').within(Duration.ofMillis(1_000));
+    }
+
+    private static CepEngine.Builder<Ev> builder() {
+        return CepEngine.<Ev>builder().clock(new ManualClock(0))
+                .watermarks(WatermarkStrategy.<Ev>forBoundedOutOfOrderness(Duration.ofMillis(10))
+                        .withTimestampAssigner((e, ts) -> e.ts()));
+    }
+
+    @Test
+    void aHarnessRunsTheEngineOnTheCallersThread() {
+        ManualClock clock = new ManualClock(0);
+        CepEngine<Ev> engine = CepEngine.<Ev>builder().shards(2).clock(clock)
+                .watermarks(WatermarkStrategy.<Ev>forBoundedOutOfOrderness(Duration.ofMillis(10))
+                        .withTimestampAssigner((e, ts) -> e.ts()))
+                .build();
+        List<String> out = new ArrayList<>();
+        engine.keyBy(Ev::key).pattern(orderThenShipment())
+                .select((key, m, ts) -> out.add("match " + key + " @" + ts))
+                .timeouts((key, m, ts) -> out.add("timeout " + key + " @" + ts));
+        Producer<Ev> in = engine.newProducer();
+        CepTestHarness<Ev> harness = CepTestHarness.start(engine);
+        in.send(new Ev("u1", 'o', 1, 100));
+        in.send(new Ev("u2", 'o', 2, 110));
+        in.send(new Ev("u1", 's', 3, 150));
+        clock.advance(Duration.ofMillis(200)); // periodic watermark: max ts 150 - 10 - 1 = 139
+        in.tick();
+        harness.runUntilIdle();
+        assertEquals(List.of(), out, "the shipment at 150 is still after the watermark");
+        in.send(new Ev("u3", 'x', 4, 200));
+        clock.advance(Duration.ofMillis(200)); // watermark 200 - 10 - 1 = 189 releases it
+        in.tick();
+        harness.runUntilIdle();
+        assertEquals(List.of("match u1 @150"), out);
+        harness.close(); // end of input: u2 times out
+        assertEquals(List.of("match u1 @150", "timeout u2 @1110"), out);
+    }
+
+    @Test
+    void misuseIsRejectedWithAClearMessage() {
+        CepEngine<Ev> engine = builder().build();
+        IllegalStateException noKey = assertThrows(IllegalStateException.class, engine::newProducer);
+        assertTrue(noKey.getMessage().contains("keyBy"));
+        engine.keyBy(Ev::key);
+        assertThrows(IllegalStateException.class, () -> engine.keyBy(Ev::key));
+        IllegalStateException noPattern = assertThrows(IllegalStateException.class, engine::start);
+        assertTrue(noPattern.getMessage().contains("pattern"));
+        assertThrows(IllegalArgumentException.class, () -> CepEngine.<Ev>builder().shards(0));
+    }
+
+    @Test
+    void anEventWithoutATimestampIsRejected() {
+        CepEngine<Ev> engine = CepEngine.<Ev>builder().shards(1).build();
+        engine.keyBy(Ev::key).pattern(orderThenShipment());
+        Producer<Ev> in = engine.newProducer();
+        CepTestHarness.start(engine);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> in.send(new Ev("u1", 'o', 1, 5)));
+        assertTrue(e.getMessage().contains("timestamp"), e.getMessage());
+    }
+
+    /**
+     * Real threads: two producers, two shards, small inboxes so producers block. Every key's order and shipment
+     * must meet exactly once (a shipment overtaking its order would miss), every order without shipment must
+     * time out exactly once, and nothing may be late.
+     */
+    @Test
+    @Tag("stress")
+    void producersAndShardsOnRealThreadsLoseAndDuplicateNothing() throws Exception {
+        CepEngine<Ev> engine = builder().shards(2).inboxCapacity(256).build();
+        Set<String> matched = ConcurrentHashMap.newKeySet();
+        Set<String> timedOut = ConcurrentHashMap.newKeySet();
+        AtomicInteger duplicates = new AtomicInteger();
+        AtomicInteger late = new AtomicInteger();
+        engine.keyBy(Ev::key).pattern(orderThenShipment())
+                .select((key, m, ts) -> {
+                    if (!matched.add((String) key)) {
+                        duplicates.incrementAndGet();
+                    }
+                })
+                .timeouts((key, m, ts) -> {
+                    if (!timedOut.add((String) key)) {
+                        duplicates.incrementAndGet();
+                    }
+                })
+                .lateEvents((key, e, ts) -> late.incrementAndGet());
+        int producers = 2;
+        int keys = 5_000;
+        List<Producer<Ev>> ins = new ArrayList<>();
+        for (int p = 0; p < producers; p++) {
+            ins.add(engine.newProducer());
+        }
+        engine.start();
+        CountDownLatch sent = new CountDownLatch(producers);
+        for (int p = 0; p < producers; p++) {
+            Producer<Ev> in = ins.get(p);
+            int producer = p;
+            new Thread(() -> {
+                long seq = 0;
+                for (int k = 0; k < keys; k++) {
+                    String key = "p" + producer + "-" + k;
+                    long ts = 10L * k;
+                    in.send(new Ev(key, 'o', seq++, ts));
+                    if (k % 2 == 0) {
+                        in.send(new Ev(key, 's', seq++, ts + 5));
+                    }
+                    in.watermark(ts);
+                }
+                in.close();
+                sent.countDown();
+            }, "producer-" + p).start();
+        }
+        assertTrue(sent.await(60, TimeUnit.SECONDS), "producers did not finish");
+        engine.close(Duration.ofSeconds(60));
+        assertEquals(producers * keys / 2, matched.size());
+        assertEquals(producers * keys / 2, timedOut.size());
+        assertEquals(0, duplicates.get());
+        assertEquals(0, late.get());
+    }
+}
