@@ -82,6 +82,11 @@ public final class NfaMatcher<T> {
         return engine.bufferedEntries();
     }
 
+    /** @return live partial matches over all keys of this matcher */
+    public long livePartialMatches() {
+        return engine.livePartialMatches();
+    }
+
     /** @return partial matches dropped so far because a key hit its bound ({@link OverflowPolicy#REJECT_NEW}) */
     public long rejectedPartialMatches() {
         return engine.rejectedPartialMatches();

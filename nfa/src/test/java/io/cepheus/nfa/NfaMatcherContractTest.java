@@ -201,7 +201,9 @@ class NfaMatcherContractTest {
             m.process(s, e, ts++, MatchSink.discarding());
         }
         assertTrue(m.bufferedEntries() > 0);
+        assertEquals(s.partialMatchCount(), m.livePartialMatches());
         m.advanceTime(s, Long.MAX_VALUE, MatchSink.discarding());
+        assertEquals(0, m.livePartialMatches());
         assertEquals(0, m.bufferedEntries());
         assertEquals(0, m.bufferedEvents());
         assertTrue(s.isEmpty());

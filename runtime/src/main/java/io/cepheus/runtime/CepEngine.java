@@ -213,6 +213,15 @@ public final class CepEngine<T> implements AutoCloseable {
         return Optional.empty();
     }
 
+    /** @return every shard's counters as of its latest batch; any thread, any time */
+    public EngineMetrics metrics() {
+        List<ShardMetrics> out = new ArrayList<>(shards.size());
+        for (CepShard<T> shard : shards) {
+            out.add(shard.metrics());
+        }
+        return new EngineMetrics(out);
+    }
+
     /** @return the number of shards */
     public int shardCount() {
         return shards.size();

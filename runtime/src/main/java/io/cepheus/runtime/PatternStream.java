@@ -21,6 +21,7 @@ public final class PatternStream<T> {
     private volatile MatchHandler<T> matches = (k, m, ts) -> { };
     private volatile TimeoutHandler<T> timeouts = (k, m, ts) -> { };
     private volatile LateEventHandler<T> lateEvents = (k, e, ts) -> { };
+    private volatile DeadLetterHandler<T> deadLetters;
 
     PatternStream(CepEngine<T> engine, int id, CompiledPattern<T> pattern, Comparator<? super T> tieBreaker) {
         this.engine = engine;
@@ -59,6 +60,20 @@ public final class PatternStream<T> {
         return this;
     }
 
+    /**
+     * Routes events that a condition threw on to {@code handler} (the dead-letter side output) and goes on with
+     * the next event; without it, such an exception stops the shard and {@link CepEngine#close()} reports it.
+     *
+     * @param handler receives the event and the exception (a {@link io.cepheus.nfa.ConditionException} naming
+     *                the stage)
+     * @return this stream
+     */
+    public PatternStream<T> deadLetters(DeadLetterHandler<T> handler) {
+        engine.checkNotStarted("deadLetters()");
+        this.deadLetters = Objects.requireNonNull(handler, "handler");
+        return this;
+    }
+
     /** @return the pattern's position on the engine, also its operators' id on every shard */
     public int id() {
         return id;
@@ -73,7 +88,16 @@ public final class PatternStream<T> {
         MatchHandler<T> m = matches;
         TimeoutHandler<T> t = timeouts;
         LateEventHandler<T> l = lateEvents;
+        DeadLetterHandler<T> d = deadLetters;
         return new CepOperator.Output<>() {
+            @Override
+            public void deadLetter(Object key, T event, long timestamp, RuntimeException error) {
+                if (d == null) {
+                    throw error;
+                }
+                d.onDeadLetter(key, event, timestamp, error);
+            }
+
             @Override
             public void match(Object key, Match<T> match, long timestamp) {
                 m.onMatch(key, match, timestamp);

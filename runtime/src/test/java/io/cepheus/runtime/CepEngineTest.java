@@ -65,6 +65,63 @@ class CepEngineTest {
     }
 
     @Test
+    void eventsAConditionThrowsOnGoToTheDeadLetterOutputAndMatchingGoesOn() {
+        CepEngine<Ev> engine = builder().shards(2).build();
+        Pattern<Ev> fragile = Pattern.<Ev>begin("order").where(e -> e.kind() == 'o')
+                .followedBy("ship").where(e -> {
+                    if (e.seq() == 13) {
+                        throw new IllegalStateException("bad record 13");
+                    }
+                    return e.kind() == 's';
+                });
+        List<String> out = new ArrayList<>();
+        engine.keyBy(Ev::key).pattern(fragile)
+                .select((key, m, ts) -> out.add("match " + key))
+                .deadLetters((key, e, ts, error) -> out.add("dead " + e.seq() + " " + error.getMessage()));
+        Producer<Ev> in = engine.newProducer();
+        CepTestHarness<Ev> harness = CepTestHarness.start(engine);
+        in.send(new Ev("u1", 'o', 12, 100));
+        in.send(new Ev("u1", 's', 13, 110));
+        in.send(new Ev("u1", 's', 14, 120));
+        in.watermark(200);
+        harness.runUntilIdle();
+        assertEquals(2, out.size());
+        assertTrue(out.get(0).startsWith("dead 13 ") && out.get(0).contains("'ship'"), out.get(0));
+        assertEquals("match u1", out.get(1));
+        EngineMetrics metrics = engine.metrics();
+        assertEquals(1, metrics.total(ShardMetrics::deadLetters));
+        assertEquals(1, metrics.total(ShardMetrics::matches));
+        assertEquals(3, metrics.total(ShardMetrics::events));
+        assertEquals(200, metrics.watermark());
+        harness.close();
+    }
+
+    @Test
+    void metricsFollowStateAndReturnToZero() {
+        CepEngine<Ev> engine = builder().shards(2).build();
+        engine.keyBy(Ev::key).pattern(orderThenShipment()).lateEvents((k, e, ts) -> { });
+        Producer<Ev> in = engine.newProducer();
+        CepTestHarness<Ev> harness = CepTestHarness.start(engine);
+        for (int k = 0; k < 100; k++) {
+            in.send(new Ev("u" + k, 'o', k, 100 + k));
+        }
+        in.watermark(150);
+        in.send(new Ev("u1", 's', 1000, 120)); // late
+        harness.runUntilIdle();
+        EngineMetrics m = engine.metrics();
+        assertEquals(51, m.total(ShardMetrics::partialMatches), "orders at 100..150 are matching");
+        assertEquals(49, m.total(ShardMetrics::bufferedEvents), "orders at 151..199 wait");
+        assertEquals(1, m.total(ShardMetrics::lateEvents));
+        assertEquals(100, m.total(ShardMetrics::keys));
+        harness.close();
+        m = engine.metrics();
+        assertEquals(100, m.total(ShardMetrics::timeouts));
+        assertEquals(0, m.total(ShardMetrics::partialMatches));
+        assertEquals(0, m.total(ShardMetrics::sharedBufferEntries));
+        assertEquals(0, m.total(ShardMetrics::keys));
+    }
+
+    @Test
     void misuseIsRejectedWithAClearMessage() {
         CepEngine<Ev> engine = builder().build();
         IllegalStateException noKey = assertThrows(IllegalStateException.class, engine::newProducer);

@@ -122,6 +122,7 @@ public final class NfaEngine<T> {
     private int evaluatingState;
 
     private long rejected;
+    private long livePartialMatches;
     private long matchesEmitted;
     private long timeoutsEmitted;
 
@@ -227,6 +228,7 @@ public final class NfaEngine<T> {
             }
             kept++;
         }
+        livePartialMatches -= st.count - kept;
         st.count = kept;
         st.expiresAt = earliestExpiry(st);
         releaseHeld(st, sink);
@@ -641,6 +643,7 @@ public final class NfaEngine<T> {
         }
         st.ensurePartialCapacity(newCount);
         System.arraycopy(next, 0, st.partials, 0, newCount * KeyState.STRIDE);
+        livePartialMatches += newCount - st.count;
         st.count = newCount;
         st.expiresAt = earliestExpiry(st);
     }
@@ -758,6 +761,7 @@ public final class NfaEngine<T> {
             }
             kept++;
         }
+        livePartialMatches -= st.count - kept;
         st.count = kept;
         st.expiresAt = earliestExpiry(st);
         for (int i = st.heldCount - 1; i >= 0; i--) {
@@ -843,6 +847,11 @@ public final class NfaEngine<T> {
     /** @return live shared-buffer entries */
     public int bufferedEntries() {
         return buffer.liveEntries();
+    }
+
+    /** @return live partial matches over all keys of this engine */
+    public long livePartialMatches() {
+        return livePartialMatches;
     }
 
     /** @return partial matches dropped at the bound */

@@ -44,6 +44,14 @@ public final class CepOperator<T> {
 
         /** A late event of {@code key}: its timestamp was not after the watermark when it arrived. */
         void late(Object key, T event, long timestamp);
+
+        /**
+         * An event a condition threw on. The key's state is as before the event (the NFA rolls the step back);
+         * by default the exception propagates and stops the shard, so no event is lost without saying so.
+         */
+        default void deadLetter(Object key, T event, long timestamp, RuntimeException error) {
+            throw error;
+        }
     }
 
     /** Decides whether a key that this operator no longer needs can be forgotten by the shard. */
@@ -71,6 +79,7 @@ public final class CepOperator<T> {
     private long watermarkRound;
     private long watermark = Long.MIN_VALUE;
     private long lateEvents;
+    private long deadLetters;
     private long matches;
     private long timeouts;
 
@@ -187,7 +196,12 @@ public final class CepOperator<T> {
             touched[touchedCount++] = id;
         }
         emitter.set(id, timestamp);
-        matcher.process(state, event, timestamp, emitter);
+        try {
+            matcher.process(state, event, timestamp, emitter);
+        } catch (io.cepheus.nfa.ConditionException e) {
+            deadLetters++;
+            output.deadLetter(keys.keyOf(id), event, timestamp, e);
+        }
     }
 
     /**
@@ -259,6 +273,16 @@ public final class CepOperator<T> {
     /** @return late events so far */
     public long lateEvents() {
         return lateEvents;
+    }
+
+    /** @return events a condition threw on, so far */
+    public long deadLetters() {
+        return deadLetters;
+    }
+
+    /** @return live partial matches over this operator's keys */
+    public long partialMatches() {
+        return matcher.livePartialMatches();
     }
 
     /** @return matches emitted so far */

@@ -7,7 +7,9 @@ import io.cepheus.runtime.internal.queue.ShardInbox;
 import io.cepheus.runtime.internal.time.WatermarkValve;
 import io.cepheus.runtime.internal.timer.TimerHandler;
 import io.cepheus.runtime.internal.timer.TimerService;
+import io.cepheus.runtime.ShardMetrics;
 import java.util.ArrayList;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -36,9 +38,23 @@ public final class CepShard<T> implements Agent, Consumer<ShardRecord> {
             operators.get((int) namespace).onTimer(key, namespace, timestamp);
     private long events;
     private long watermark = Long.MIN_VALUE;
-    private boolean finished;
+    private volatile boolean finished;
     private final long finalWatermark;
     private Runnable onFinished = () -> { };
+
+    // counters published at the end of each batch for readers on other threads (release writes, no fences per
+    // event); slots in the order of ShardMetrics' components
+    private static final int EVENTS = 0;
+    private static final int LATE = 1;
+    private static final int DEAD = 2;
+    private static final int MATCHES = 3;
+    private static final int TIMEOUTS = 4;
+    private static final int PARTIAL = 5;
+    private static final int BUFFERED = 6;
+    private static final int ENTRIES = 7;
+    private static final int KEYS = 8;
+    private static final int WATERMARK = 9;
+    private final AtomicLongArray published = new AtomicLongArray(10);
 
     /**
      * @param index          the shard's number, for names and messages
@@ -55,6 +71,7 @@ public final class CepShard<T> implements Agent, Consumer<ShardRecord> {
         this.inbox = inbox;
         this.batchSize = batchSize;
         this.finalWatermark = finalWatermark;
+        published.set(WATERMARK, Long.MIN_VALUE);
     }
 
     /** @return the shard's key dictionary, for operators created on it (setup, before the shard runs) */
@@ -111,16 +128,59 @@ public final class CepShard<T> implements Agent, Consumer<ShardRecord> {
         if (finished) {
             return 0;
         }
-        int drained = inbox.drain(this, batchSize);
+        int drained;
+        try {
+            drained = inbox.drain(this, batchSize);
+        } finally {
+            publish();
+        }
         if (drained == 0 && inbox.isClosedAndDrained()) {
             if (finalWatermark != Long.MIN_VALUE) {
                 advanceTo(finalWatermark);
             }
+            publish();
             finished = true;
             onFinished.run();
             return 1;
         }
         return drained;
+    }
+
+    private void publish() {
+        long late = 0;
+        long dead = 0;
+        long matches = 0;
+        long timeouts = 0;
+        long partial = 0;
+        long buffered = 0;
+        long entries = 0;
+        for (int i = 0; i < operators.size(); i++) {
+            CepOperator<T> op = operators.get(i);
+            late += op.lateEvents();
+            dead += op.deadLetters();
+            matches += op.matches();
+            timeouts += op.timeouts();
+            partial += op.partialMatches();
+            buffered += op.bufferedEvents();
+            entries += op.bufferedEntries();
+        }
+        published.lazySet(EVENTS, events);
+        published.lazySet(LATE, late);
+        published.lazySet(DEAD, dead);
+        published.lazySet(MATCHES, matches);
+        published.lazySet(TIMEOUTS, timeouts);
+        published.lazySet(PARTIAL, partial);
+        published.lazySet(BUFFERED, buffered);
+        published.lazySet(ENTRIES, entries);
+        published.lazySet(KEYS, keys.size());
+        published.lazySet(WATERMARK, watermark);
+    }
+
+    /** @return the counters published at the end of the latest batch; any thread may call it */
+    public ShardMetrics metrics() {
+        return new ShardMetrics(index, published.get(EVENTS), published.get(LATE), published.get(DEAD),
+                published.get(MATCHES), published.get(TIMEOUTS), published.get(PARTIAL), published.get(BUFFERED),
+                published.get(ENTRIES), published.get(KEYS), published.get(WATERMARK), inbox.size());
     }
 
     @Override
