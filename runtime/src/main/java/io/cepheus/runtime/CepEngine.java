@@ -154,7 +154,7 @@ public final class CepEngine<T> implements AutoCloseable {
         for (CepShard<T> shard : shards) {
             for (PatternStream<T> stream : patterns) {
                 shard.add(new CepOperator<>(stream.id(), stream.pattern(), config.nfaOptions, stream.tieBreaker(),
-                        shard.keys(), shard.timers(), stream.output()));
+                        shard.keys(), shard.timers(), stream.output(shard::watermark, config.clock)));
             }
         }
         started = true;

@@ -3,8 +3,11 @@ package io.cepheus.runtime;
 import io.cepheus.nfa.CompiledPattern;
 import io.cepheus.nfa.Match;
 import io.cepheus.runtime.internal.cep.CepOperator;
+import io.cepheus.runtime.time.Clock;
 import java.util.Comparator;
+import java.util.Map;
 import java.util.Objects;
+import java.util.function.LongSupplier;
 
 /**
  * One pattern registered on an engine's keyed stream: set where its matches, timeouts and late events go
@@ -18,10 +21,17 @@ public final class PatternStream<T> {
     private final int id;
     private final CompiledPattern<T> pattern;
     private final Comparator<? super T> tieBreaker;
-    private volatile MatchHandler<T> matches = (k, m, ts) -> { };
+    private static final MatchHandler<Object> DEFAULT_MATCHES = (k, m, ts) -> { };
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private volatile MatchHandler<T> matches = (MatchHandler) DEFAULT_MATCHES;
     private volatile TimeoutHandler<T> timeouts = (k, m, ts) -> { };
     private volatile LateEventHandler<T> lateEvents = (k, e, ts) -> { };
     private volatile DeadLetterHandler<T> deadLetters;
+    private volatile PatternProcessFunction<T> process;
+    private final Map<String, SideOutput<?>> sideOutputs = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private record SideOutput<X>(OutputTag<X> tag, SideOutputHandler<X> handler) {
+    }
 
     PatternStream(CepEngine<T> engine, int id, CompiledPattern<T> pattern, Comparator<? super T> tieBreaker) {
         this.engine = engine;
@@ -37,6 +47,36 @@ public final class PatternStream<T> {
     public PatternStream<T> select(MatchHandler<T> handler) {
         engine.checkNotStarted("select()");
         this.matches = Objects.requireNonNull(handler, "handler");
+        return this;
+    }
+
+    /**
+     * Handles matches with a process function (time and side outputs) instead of {@link #select}.
+     *
+     * @param function called for every complete match
+     * @return this stream
+     */
+    public PatternStream<T> process(PatternProcessFunction<T> function) {
+        engine.checkNotStarted("process()");
+        this.process = Objects.requireNonNull(function, "function");
+        return this;
+    }
+
+    /**
+     * Registers where records emitted to {@code tag} by the process function go.
+     *
+     * @param tag     the side output
+     * @param handler receives its records
+     * @param <X>     their type
+     * @return this stream
+     */
+    public <X> PatternStream<T> sideOutput(OutputTag<X> tag, SideOutputHandler<X> handler) {
+        engine.checkNotStarted("sideOutput()");
+        Objects.requireNonNull(tag, "tag");
+        Objects.requireNonNull(handler, "handler");
+        if (sideOutputs.putIfAbsent(tag.id(), new SideOutput<>(tag, handler)) != null) {
+            throw new IllegalArgumentException("side output '" + tag.id() + "' already has a handler");
+        }
         return this;
     }
 
@@ -84,11 +124,21 @@ public final class PatternStream<T> {
         return pattern;
     }
 
-    CepOperator.Output<T> output() {
+    /**
+     * @param watermark the shard's current watermark, read when a process function asks
+     * @param clock     the engine's processing-time clock
+     * @return the output one shard's operator for this pattern writes to (one per shard: single-threaded)
+     */
+    CepOperator.Output<T> output(LongSupplier watermark, Clock clock) {
         MatchHandler<T> m = matches;
         TimeoutHandler<T> t = timeouts;
         LateEventHandler<T> l = lateEvents;
         DeadLetterHandler<T> d = deadLetters;
+        PatternProcessFunction<T> f = process;
+        if (f != null && matches != DEFAULT_MATCHES) {
+            throw new IllegalStateException("pattern " + id + " has both select() and process(): choose one");
+        }
+        ProcessContext ctx = new ProcessContext(Map.copyOf(sideOutputs), watermark, clock);
         return new CepOperator.Output<>() {
             @Override
             public void deadLetter(Object key, T event, long timestamp, RuntimeException error) {
@@ -100,7 +150,12 @@ public final class PatternStream<T> {
 
             @Override
             public void match(Object key, Match<T> match, long timestamp) {
-                m.onMatch(key, match, timestamp);
+                if (f == null) {
+                    m.onMatch(key, match, timestamp);
+                } else {
+                    ctx.timestamp = timestamp;
+                    f.processMatch(key, match, ctx);
+                }
             }
 
             @Override
@@ -113,6 +168,50 @@ public final class PatternStream<T> {
                 l.onLateEvent(key, event, timestamp);
             }
         };
+    }
+
+    /** The context of one shard's process-function calls; reused for each match (single-threaded). */
+    private static final class ProcessContext implements PatternProcessFunction.Context {
+        private final Map<String, SideOutput<?>> sideOutputs;
+        private final LongSupplier watermark;
+        private final Clock clock;
+        long timestamp;
+
+        ProcessContext(Map<String, SideOutput<?>> sideOutputs, LongSupplier watermark, Clock clock) {
+            this.sideOutputs = sideOutputs;
+            this.watermark = watermark;
+            this.clock = clock;
+        }
+
+        @Override
+        public long timestamp() {
+            return timestamp;
+        }
+
+        @Override
+        public long currentWatermark() {
+            return watermark.getAsLong();
+        }
+
+        @Override
+        public long currentProcessingTime() {
+            return clock.millis();
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public <X> void output(OutputTag<X> tag, X value) {
+            SideOutput<?> out = sideOutputs.get(tag.id());
+            if (out == null) {
+                throw new IllegalArgumentException("no handler for side output '" + tag.id()
+                        + "': register one with PatternStream.sideOutput(tag, handler)");
+            }
+            if (!out.tag().equals(tag)) {
+                throw new IllegalArgumentException("side output '" + tag.id() + "' was registered for "
+                        + out.tag().type().getName() + ", not " + tag.type().getName());
+            }
+            ((SideOutputHandler<X>) out.handler()).onOutput(value, timestamp);
+        }
     }
 
     Comparator<? super T> tieBreaker() {

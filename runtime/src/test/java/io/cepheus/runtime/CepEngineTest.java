@@ -122,6 +122,51 @@ class CepEngineTest {
     }
 
     @Test
+    void aProcessFunctionSeesTimeAndEmitsToTypedSideOutputs() {
+        ManualClock clock = new ManualClock(5_000);
+        CepEngine<Ev> engine = CepEngine.<Ev>builder().shards(2).clock(clock)
+                .watermarks(WatermarkStrategy.<Ev>noWatermarks().withTimestampAssigner((e, ts) -> e.ts())).build();
+        OutputTag<String> slow = OutputTag.of("slow-shipments", String.class);
+        List<String> out = new ArrayList<>();
+        engine.keyBy(Ev::key).pattern(orderThenShipment())
+                .process((key, match, ctx) -> {
+                    long took = match.lastTimestamp() - match.firstTimestamp();
+                    out.add(key + " took " + took + " ts=" + ctx.timestamp() + " wm=" + ctx.currentWatermark()
+                            + " now=" + ctx.currentProcessingTime());
+                    if (took > 50) {
+                        ctx.output(slow, key + ":" + took);
+                    }
+                })
+                .sideOutput(slow, (value, ts) -> out.add("slow " + value + " @" + ts));
+        Producer<Ev> in = engine.newProducer();
+        CepTestHarness<Ev> harness = CepTestHarness.start(engine);
+        in.send(new Ev("u1", 'o', 1, 100));
+        in.send(new Ev("u1", 's', 2, 180));
+        in.send(new Ev("u2", 'o', 3, 110));
+        in.send(new Ev("u2", 's', 4, 120));
+        in.watermark(200);
+        harness.runUntilIdle();
+        out.sort(null);
+        assertEquals(List.of("slow u1:80 @180", "u1 took 80 ts=180 wm=200 now=5000", "u2 took 10 ts=120 wm=200 now=5000"),
+                out);
+        harness.close();
+    }
+
+    @Test
+    void emittingToAnUnregisteredSideOutputFailsLoudly() {
+        CepEngine<Ev> engine = builder().shards(1).build();
+        OutputTag<String> nowhere = OutputTag.of("nowhere", String.class);
+        engine.keyBy(Ev::key).pattern(orderThenShipment()).process((key, m, ctx) -> ctx.output(nowhere, "x"));
+        Producer<Ev> in = engine.newProducer();
+        CepTestHarness<Ev> harness = CepTestHarness.start(engine);
+        in.send(new Ev("u1", 'o', 1, 100));
+        in.send(new Ev("u1", 's', 2, 110));
+        in.watermark(200);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, harness::runUntilIdle);
+        assertTrue(e.getMessage().contains("nowhere"), e.getMessage());
+    }
+
+    @Test
     void misuseIsRejectedWithAClearMessage() {
         CepEngine<Ev> engine = builder().build();
         IllegalStateException noKey = assertThrows(IllegalStateException.class, engine::newProducer);
