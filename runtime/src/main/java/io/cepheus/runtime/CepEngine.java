@@ -152,9 +152,14 @@ public final class CepEngine<T> implements AutoCloseable {
             throw new IllegalStateException("no producer: call newProducer() before start()");
         }
         for (CepShard<T> shard : shards) {
+            shard.processingTimeClock(config.clock);
             for (PatternStream<T> stream : patterns) {
-                shard.add(new CepOperator<>(stream.id(), stream.pattern(), config.nfaOptions, stream.tieBreaker(),
-                        shard.keys(), shard.timers(), stream.output(shard::watermark, config.clock)));
+                CepOperator<T> operator = new CepOperator<>(stream.id(), stream.pattern(), config.nfaOptions,
+                        stream.tieBreaker(), shard.keys(), shard.timers(), stream.output(shard::watermark, config.clock));
+                if (stream.isProcessingTime()) {
+                    operator.inProcessingTime(config.clock);
+                }
+                shard.add(operator);
             }
         }
         started = true;

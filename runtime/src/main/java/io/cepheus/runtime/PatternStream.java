@@ -28,6 +28,7 @@ public final class PatternStream<T> {
     private volatile LateEventHandler<T> lateEvents = (k, e, ts) -> { };
     private volatile DeadLetterHandler<T> deadLetters;
     private volatile PatternProcessFunction<T> process;
+    private volatile boolean processingTime;
     private final Map<String, SideOutput<?>> sideOutputs = new java.util.concurrent.ConcurrentHashMap<>();
 
     private record SideOutput<X>(OutputTag<X> tag, SideOutputHandler<X> handler) {
@@ -112,6 +113,23 @@ public final class PatternStream<T> {
         engine.checkNotStarted("deadLetters()");
         this.deadLetters = Objects.requireNonNull(handler, "handler");
         return this;
+    }
+
+    /**
+     * Matches this pattern in processing time (Flink's {@code inProcessingTime()}): events are matched as they
+     * arrive at their shard, in arrival order, stamped with the engine clock's time; windows and timeouts
+     * follow that clock, and watermarks do not apply (nothing is late).
+     *
+     * @return this stream
+     */
+    public PatternStream<T> inProcessingTime() {
+        engine.checkNotStarted("inProcessingTime()");
+        this.processingTime = true;
+        return this;
+    }
+
+    boolean isProcessingTime() {
+        return processingTime;
     }
 
     /** @return the pattern's position on the engine, also its operators' id on every shard */

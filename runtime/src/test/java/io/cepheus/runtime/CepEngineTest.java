@@ -167,6 +167,33 @@ class CepEngineTest {
     }
 
     @Test
+    void inProcessingTimeEventsMatchInArrivalOrderAndTimeOutOnTheClock() {
+        ManualClock clock = new ManualClock(1_000);
+        CepEngine<Ev> engine = CepEngine.<Ev>builder().shards(2).clock(clock)
+                .watermarks(WatermarkStrategy.<Ev>noWatermarks().withTimestampAssigner((e, ts) -> e.ts())).build();
+        List<String> out = new ArrayList<>();
+        engine.keyBy(Ev::key).pattern(orderThenShipment()).inProcessingTime()
+                .select((key, m, ts) -> out.add("match " + key + " @" + ts))
+                .timeouts((key, m, ts) -> out.add("timeout " + key + " @" + ts))
+                .lateEvents((key, e, ts) -> out.add("late " + key));
+        Producer<Ev> in = engine.newProducer();
+        CepTestHarness<Ev> harness = CepTestHarness.start(engine);
+        // event times are ignored: the shipment "before" the order still comes after it in arrival order
+        in.send(new Ev("u1", 'o', 1, 500));
+        in.send(new Ev("u2", 'o', 2, 500));
+        harness.runUntilIdle();
+        clock.advance(Duration.ofMillis(300));
+        in.send(new Ev("u1", 's', 3, 10));
+        harness.runUntilIdle();
+        assertEquals(List.of("match u1 @1300"), out);
+        clock.advance(Duration.ofMillis(700)); // u2's order (at 1000) expires at 2000 with no event for it
+        harness.runUntilIdle();
+        assertEquals(List.of("match u1 @1300", "timeout u2 @2000"), out);
+        harness.close();
+        assertEquals(0, engine.metrics().total(ShardMetrics::keys));
+    }
+
+    @Test
     void misuseIsRejectedWithAClearMessage() {
         CepEngine<Ev> engine = builder().build();
         IllegalStateException noKey = assertThrows(IllegalStateException.class, engine::newProducer);

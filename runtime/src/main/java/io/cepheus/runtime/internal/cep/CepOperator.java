@@ -70,6 +70,9 @@ public final class CepOperator<T> {
     private final EventTimeBuffer<T> buffer;
     private final Output<T> output;
     private final Emitter emitter = new Emitter();
+    /** Null in event time; in processing time, the clock whose time stamps events on arrival. */
+    private io.cepheus.runtime.time.Clock processingClock;
+    private long processingTime = Long.MIN_VALUE;
 
     private NfaState[] states = new NfaState[64];
     private long[] timerAt = new long[64];
@@ -116,6 +119,16 @@ public final class CepOperator<T> {
         this.keyRelease = java.util.Objects.requireNonNull(release, "release");
     }
 
+    /**
+     * Switches this operator to processing time (setup, before events flow): events are matched as they
+     * arrive, stamped with {@code clock}'s time (never going back), windows are measured on that clock, and
+     * timeouts fire from processing-time timers ({@link #onProcessingTime}); watermarks are ignored and no event
+     * is late.
+     */
+    public void inProcessingTime(io.cepheus.runtime.time.Clock clock) {
+        this.processingClock = java.util.Objects.requireNonNull(clock, "clock");
+    }
+
     /** @return the id this operator's timers carry as their namespace */
     public long operatorId() {
         return operatorId;
@@ -134,6 +147,20 @@ public final class CepOperator<T> {
      * @param timestamp its event time
      */
     public void processElement(Object key, T event, long timestamp) {
+        if (processingClock != null) {
+            processingTime = Math.max(processingTime, processingClock.millis());
+            int id = keys.idOf(key);
+            NfaState state = stateOf(id);
+            emitter.set(id, processingTime);
+            try {
+                matcher.process(state, event, processingTime, emitter);
+            } catch (io.cepheus.nfa.ConditionException e) {
+                deadLetters++;
+                output.deadLetter(key, event, processingTime, e);
+            }
+            settle(id);
+            return;
+        }
         if (timestamp <= watermark) {
             lateEvents++;
             output.late(key, event, timestamp);
@@ -163,7 +190,7 @@ public final class CepOperator<T> {
      * @return false if the watermark does not advance this operator (then skip the rest)
      */
     public boolean beginWatermark(long newWatermark) {
-        if (newWatermark <= watermark) {
+        if (processingClock != null || newWatermark <= watermark) {
             return false;
         }
         watermark = newWatermark;
@@ -176,6 +203,24 @@ public final class CepOperator<T> {
             matcher.advanceTime(states[id], newWatermark, emitter);
         }
         return true;
+    }
+
+    /**
+     * One of this operator's processing-time timers fired (processing-time mode; the shard dispatches them
+     * from its duty cycle): the key's time advances to {@code now}.
+     *
+     * @param id  the key id
+     * @param now the current processing time
+     */
+    public void onProcessingTime(int id, long now) {
+        if (id >= states.length || states[id] == null) {
+            return;
+        }
+        timerAt[id] = Long.MAX_VALUE;
+        processingTime = Math.max(processingTime, now);
+        emitter.set(id, processingTime);
+        matcher.advanceTime(states[id], processingTime, emitter);
+        settle(id);
     }
 
     /** Last half of a watermark: re-arms the timers of the keys that received events, frees idle keys. */
@@ -232,11 +277,20 @@ public final class CepOperator<T> {
         NfaState state = states[id];
         long due = state.expiryTime();
         if (timerAt[id] != due) {
+            boolean eventTime = processingClock == null;
             if (timerAt[id] != Long.MAX_VALUE) {
-                timers.deleteEventTimeTimer(id, operatorId, timerAt[id]);
+                if (eventTime) {
+                    timers.deleteEventTimeTimer(id, operatorId, timerAt[id]);
+                } else {
+                    timers.deleteProcessingTimeTimer(id, operatorId, timerAt[id]);
+                }
             }
             if (due != Long.MAX_VALUE) {
-                timers.registerEventTimeTimer(id, operatorId, due);
+                if (eventTime) {
+                    timers.registerEventTimeTimer(id, operatorId, due);
+                } else {
+                    timers.registerProcessingTimeTimer(id, operatorId, due);
+                }
             }
             timerAt[id] = due;
         }

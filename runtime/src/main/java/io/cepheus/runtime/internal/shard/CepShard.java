@@ -36,6 +36,9 @@ public final class CepShard<T> implements Agent, Consumer<ShardRecord> {
     private final List<CepOperator<T>> operators = new ArrayList<>();
     private final TimerHandler timerDispatch = (key, namespace, timestamp) ->
             operators.get((int) namespace).onTimer(key, namespace, timestamp);
+    private final TimerHandler processingTimeDispatch = (key, namespace, timestamp) ->
+            operators.get((int) namespace).onProcessingTime(key, timers.currentProcessingTime());
+    private io.cepheus.runtime.time.Clock clock;
     private long events;
     private long watermark = Long.MIN_VALUE;
     private volatile boolean finished;
@@ -118,6 +121,14 @@ public final class CepShard<T> implements Agent, Consumer<ShardRecord> {
         keys.release(keyId);
     }
 
+    /**
+     * Gives the shard the clock its processing-time timers follow (setup, before the shard runs); without one,
+     * processing-time timers never fire.
+     */
+    public void processingTimeClock(io.cepheus.runtime.time.Clock clock) {
+        this.clock = java.util.Objects.requireNonNull(clock, "clock");
+    }
+
     /** Registers a producer (setup, before the shard runs). @return its input index at this shard */
     public int addProducer() {
         return valve.addInput();
@@ -129,14 +140,23 @@ public final class CepShard<T> implements Agent, Consumer<ShardRecord> {
             return 0;
         }
         int drained;
+        int fired = 0;
         try {
             drained = inbox.drain(this, batchSize);
+            if (clock != null && timers.processingTimeTimers() > 0) {
+                fired = timers.advanceProcessingTime(clock.millis(), processingTimeDispatch);
+            }
         } finally {
             publish();
         }
+        drained += fired;
         if (drained == 0 && inbox.isClosedAndDrained()) {
             if (finalWatermark != Long.MIN_VALUE) {
                 advanceTo(finalWatermark);
+                if (finalWatermark == Long.MAX_VALUE) {
+                    // end of input: processing-time patterns flush too
+                    timers.advanceProcessingTime(Long.MAX_VALUE, processingTimeDispatch);
+                }
             }
             publish();
             finished = true;
