@@ -193,6 +193,42 @@ class CepEngineTest {
         assertEquals(0, engine.metrics().total(ShardMetrics::keys));
     }
 
+    /** A million distinct keys, each completing or timing out: live state must return to zero. */
+    @Test
+    void aMillionKeysLeaveNothingBehind() {
+        CepEngine<Ev> engine = builder().shards(2).inboxCapacity(1 << 16).build();
+        long[] results = new long[2];
+        engine.keyBy(Ev::key).pattern(orderThenShipment())
+                .select((key, m, ts) -> results[0]++)
+                .timeouts((key, m, ts) -> results[1]++);
+        Producer<Ev> in = engine.newProducer();
+        CepTestHarness<Ev> harness = CepTestHarness.start(engine);
+        int keys = 1_000_000;
+        long ts = 0;
+        for (int k = 0; k < keys; k++) {
+            String key = Integer.toString(k);
+            in.send(new Ev(key, 'o', k, ts));
+            if (k % 2 == 0) {
+                in.send(new Ev(key, 's', k, ts + 1));
+            }
+            ts += 2;
+            if (k % 10_000 == 9_999) {
+                in.watermark(ts - 1);
+                harness.runUntilIdle();
+                assertTrue(engine.metrics().total(ShardMetrics::keys) < 1_000,
+                        "only keys inside the 1 s window are live: " + engine.metrics());
+            }
+        }
+        harness.close();
+        EngineMetrics m = engine.metrics();
+        assertEquals(keys / 2, results[0]);
+        assertEquals(keys / 2, results[1]);
+        assertEquals(0, m.total(ShardMetrics::keys));
+        assertEquals(0, m.total(ShardMetrics::partialMatches));
+        assertEquals(0, m.total(ShardMetrics::sharedBufferEntries));
+        assertEquals(0, m.total(ShardMetrics::bufferedEvents));
+    }
+
     @Test
     void misuseIsRejectedWithAClearMessage() {
         CepEngine<Ev> engine = builder().build();
