@@ -189,6 +189,9 @@ public final class CepEngine<T> implements AutoCloseable {
         for (ShardInbox<ShardRecord> inbox : inboxes) {
             inbox.close();
         }
+        if (runners.isEmpty()) {
+            return; // never started (or driven by a CepTestHarness, which drains on its own close)
+        }
         boolean drained;
         try {
             drained = finished.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
