@@ -24,7 +24,9 @@ public final class PatternStream<T> {
     private static final MatchHandler<Object> DEFAULT_MATCHES = (k, m, ts) -> { };
     @SuppressWarnings({"unchecked", "rawtypes"})
     private volatile MatchHandler<T> matches = (MatchHandler) DEFAULT_MATCHES;
-    private volatile TimeoutHandler<T> timeouts = (k, m, ts) -> { };
+    private static final TimeoutHandler<Object> NO_TIMEOUTS = (k, m, ts) -> { };
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private volatile TimeoutHandler<T> timeouts = (TimeoutHandler) NO_TIMEOUTS;
     private volatile LateEventHandler<T> lateEvents = (k, e, ts) -> { };
     private volatile DeadLetterHandler<T> deadLetters;
     private volatile PatternProcessFunction<T> process;
@@ -157,7 +159,13 @@ public final class PatternStream<T> {
             throw new IllegalStateException("pattern " + id + " has both select() and process(): choose one");
         }
         ProcessContext ctx = new ProcessContext(Map.copyOf(sideOutputs), watermark, clock);
+        boolean wantsTimeouts = t != (Object) NO_TIMEOUTS;
         return new CepOperator.Output<>() {
+            @Override
+            public boolean wantsTimeouts() {
+                return wantsTimeouts; // without a handler, timed-out partial matches are counted, not built
+            }
+
             @Override
             public void deadLetter(Object key, T event, long timestamp, RuntimeException error) {
                 if (d == null) {

@@ -34,6 +34,10 @@ public final class Producer<T> implements AutoCloseable {
     private final long interval;
     private final boolean block;
     private final Broadcast broadcast = new Broadcast();
+    /** How this producer waits for room in a full inbox; one instance, reused (no allocation per wait). */
+    private final io.cepheus.runtime.agent.IdleStrategy backoff = io.cepheus.runtime.agent.IdleStrategy.backoff(
+            ShardInbox.PUT_MAX_SPINS, ShardInbox.PUT_MAX_YIELDS, ShardInbox.PUT_MIN_PARK_NANOS,
+            ShardInbox.PUT_MAX_PARK_NANOS);
     private long nextPeriodicEmit;
     private long lastWatermark = Long.MIN_VALUE;
     private boolean idle;
@@ -90,7 +94,7 @@ public final class Producer<T> implements AutoCloseable {
         int shard = CepEngine.shardOf(key, inboxes.length);
         ShardRecord record = new ShardRecord.Event(inputAtShard[shard], key, event, ts);
         if (block) {
-            inboxes[shard].put(record);
+            inboxes[shard].put(record, backoff);
         } else if (!inboxes[shard].offer(record)) {
             return false;
         }
@@ -139,7 +143,7 @@ public final class Producer<T> implements AutoCloseable {
 
     private void toAllShards(java.util.function.IntFunction<ShardRecord> record) {
         for (int s = 0; s < inboxes.length; s++) {
-            inboxes[s].put(record.apply(s)); // watermarks are never rejected: they carry the time forward
+            inboxes[s].put(record.apply(s), backoff); // watermarks are never rejected: they carry time forward
         }
     }
 

@@ -52,6 +52,11 @@ public final class CepOperator<T> {
         default void deadLetter(Object key, T event, long timestamp, RuntimeException error) {
             throw error;
         }
+
+        /** @return whether {@link #timeout} is wanted; if not, timed-out partial matches are only counted */
+        default boolean wantsTimeouts() {
+            return true;
+        }
     }
 
     /** Decides whether a key that this operator no longer needs can be forgotten by the shard. */
@@ -84,7 +89,6 @@ public final class CepOperator<T> {
     private long lateEvents;
     private long deadLetters;
     private long matches;
-    private long timeouts;
 
     /**
      * @param operatorId identifies this operator's timers in the shared timer service
@@ -344,9 +348,9 @@ public final class CepOperator<T> {
         return matches;
     }
 
-    /** @return timeouts emitted so far */
+    /** @return timeouts so far (counted whether or not a timeout handler is set) */
     public long timeouts() {
-        return timeouts;
+        return matcher.timeoutsEmitted();
     }
 
     /** @return events waiting for the watermark */
@@ -377,8 +381,12 @@ public final class CepOperator<T> {
 
         @Override
         public void onTimeout(Match<T> partialMatch, long timeoutTimestamp) {
-            timeouts++;
             output.timeout(keys.keyOf(id), partialMatch, timeoutTimestamp);
+        }
+
+        @Override
+        public boolean wantsTimeouts() {
+            return output.wantsTimeouts();
         }
     }
 }
