@@ -1,6 +1,5 @@
 package io.cepheus.runtime.internal.cep;
 
-import com.carrotsearch.hppc.IntIntHashMap;
 import java.util.Arrays;
 import java.util.Comparator;
 
@@ -9,10 +8,12 @@ import java.util.Comparator;
  * timestamp, ties broken by an optional user comparator and then by arrival order, as Flink's CEP operator
  * sorts each key's buffered events.
  *
- * <p>One binary min-heap for the whole shard over parallel primitive arrays (timestamp, arrival number,
- * key id) plus the event references: no allocation per event once the arrays have grown, and releasing
- * {@code n} events up to a watermark costs {@code O(n log size)} whatever the number of keys. A per-key
- * count says when a key has nothing buffered any more.
+ * <p>Two structures over parallel primitive arrays (timestamp, arrival number, key id) plus the event
+ * references: a FIFO run for events that arrive in timestamp order (the common case: appending and releasing
+ * cost O(1)), and a binary min-heap for the ones that arrive out of order (O(log n)). Releasing up to a
+ * watermark merges the two by (timestamp, comparator, arrival). A per-key count, in an array indexed by the
+ * shard's dense key ids, says when a key has nothing buffered any more. No allocation per event once the
+ * arrays have grown.
  *
  * <p>Owned by the shard's worker thread.
  *
@@ -32,13 +33,24 @@ public final class EventTimeBuffer<T> {
     }
 
     private final Comparator<? super T> tieBreaker;
-    private final IntIntHashMap perKey = new IntIntHashMap();
-    private long[] time = new long[64];
-    private long[] arrival = new long[64];
-    private int[] key = new int[64];
-    private Object[] events = new Object[64];
-    private int size;
+    private int[] perKey = new int[64];
     private long arrivals;
+
+    // the heap (out-of-order arrivals)
+    private long[] time = new long[16];
+    private long[] arrival = new long[16];
+    private int[] key = new int[16];
+    private Object[] events = new Object[16];
+    private int size;
+
+    // the FIFO run (in-order arrivals): a ring buffer
+    private long[] runTime = new long[64];
+    private long[] runArrival = new long[64];
+    private int[] runKey = new int[64];
+    private Object[] runEvents = new Object[64];
+    private int runHead;
+    private int runSize;
+    private long runLast = Long.MIN_VALUE;
 
     /** @param tieBreaker orders events of equal timestamp before arrival order does; null for arrival only */
     public EventTimeBuffer(Comparator<? super T> tieBreaker) {
@@ -47,20 +59,17 @@ public final class EventTimeBuffer<T> {
 
     /** Buffers an event of a key. */
     public void add(int keyId, T event, long timestamp) {
-        if (size == time.length) {
-            int n = size * 2;
-            time = Arrays.copyOf(time, n);
-            arrival = Arrays.copyOf(arrival, n);
-            key = Arrays.copyOf(key, n);
-            events = Arrays.copyOf(events, n);
+        if (keyId >= perKey.length) {
+            perKey = Arrays.copyOf(perKey, Math.max(keyId + 1, perKey.length * 2));
         }
-        int at = size++;
-        time[at] = timestamp;
-        arrival[at] = arrivals++;
-        key[at] = keyId;
-        events[at] = event;
-        siftUp(at);
-        perKey.addTo(keyId, 1);
+        perKey[keyId]++;
+        long n = arrivals++;
+        // equal timestamps may join the run only when arrival order alone decides ties
+        if (runSize == 0 || timestamp > runLast || (timestamp == runLast && tieBreaker == null)) {
+            appendToRun(keyId, event, timestamp, n);
+        } else {
+            pushToHeap(keyId, event, timestamp, n);
+        }
     }
 
     /**
@@ -71,49 +80,137 @@ public final class EventTimeBuffer<T> {
     @SuppressWarnings("unchecked")
     public int releaseUpTo(long watermark, Release<T> release) {
         int released = 0;
-        while (size > 0 && time[0] <= watermark) {
-            int k = key[0];
-            T e = (T) events[0];
-            long ts = time[0];
-            removeTop();
-            if (perKey.addTo(k, -1) == 0) {
-                perKey.remove(k);
+        while (true) {
+            boolean fromRun;
+            if (runSize > 0 && runTime[runHead] <= watermark) {
+                fromRun = size == 0 || time[0] > watermark || runBeforeHeapTop();
+            } else if (size > 0 && time[0] <= watermark) {
+                fromRun = false;
+            } else {
+                return released;
             }
+            int k;
+            T e;
+            long ts;
+            if (fromRun) {
+                k = runKey[runHead];
+                e = (T) runEvents[runHead];
+                ts = runTime[runHead];
+                runEvents[runHead] = null;
+                runHead = (runHead + 1) & (runTime.length - 1);
+                runSize--;
+            } else {
+                k = key[0];
+                e = (T) events[0];
+                ts = time[0];
+                removeTop();
+            }
+            perKey[k]--;
             released++;
             release.accept(k, e, ts);
         }
-        return released;
     }
 
     /** @return the earliest buffered timestamp, or {@code Long.MAX_VALUE} when empty */
     public long earliest() {
-        return size == 0 ? Long.MAX_VALUE : time[0];
+        long earliest = Long.MAX_VALUE;
+        if (runSize > 0) {
+            earliest = runTime[runHead];
+        }
+        if (size > 0) {
+            earliest = Math.min(earliest, time[0]);
+        }
+        return earliest;
     }
 
     /** @return events buffered for the key */
     public int bufferedFor(int keyId) {
-        return perKey.getOrDefault(keyId, 0);
+        return keyId < perKey.length ? perKey[keyId] : 0;
     }
 
     /** @return events buffered in the shard */
     public int size() {
-        return size;
+        return size + runSize;
+    }
+
+    // ------------------------------------------------------------------ the run
+
+    private void appendToRun(int keyId, T event, long timestamp, long n) {
+        if (runSize == runTime.length) {
+            growRun();
+        }
+        int at = (runHead + runSize) & (runTime.length - 1);
+        runTime[at] = timestamp;
+        runArrival[at] = n;
+        runKey[at] = keyId;
+        runEvents[at] = event;
+        runSize++;
+        runLast = timestamp;
+    }
+
+    private void growRun() {
+        int capacity = runTime.length * 2;
+        long[] t = new long[capacity];
+        long[] a = new long[capacity];
+        int[] k = new int[capacity];
+        Object[] e = new Object[capacity];
+        for (int i = 0; i < runSize; i++) {
+            int from = (runHead + i) & (runTime.length - 1);
+            t[i] = runTime[from];
+            a[i] = runArrival[from];
+            k[i] = runKey[from];
+            e[i] = runEvents[from];
+        }
+        runTime = t;
+        runArrival = a;
+        runKey = k;
+        runEvents = e;
+        runHead = 0;
+    }
+
+    @SuppressWarnings("unchecked")
+    private boolean runBeforeHeapTop() {
+        long rt = runTime[runHead];
+        if (rt != time[0]) {
+            return rt < time[0];
+        }
+        if (tieBreaker != null) {
+            int c = tieBreaker.compare((T) runEvents[runHead], (T) events[0]);
+            if (c != 0) {
+                return c < 0;
+            }
+        }
+        return runArrival[runHead] < arrival[0];
+    }
+
+    // ------------------------------------------------------------------ the heap
+
+    private void pushToHeap(int keyId, T event, long timestamp, long n) {
+        if (size == time.length) {
+            int c = size * 2;
+            time = Arrays.copyOf(time, c);
+            arrival = Arrays.copyOf(arrival, c);
+            key = Arrays.copyOf(key, c);
+            events = Arrays.copyOf(events, c);
+        }
+        int at = size++;
+        time[at] = timestamp;
+        arrival[at] = n;
+        key[at] = keyId;
+        events[at] = event;
+        siftUp(at);
     }
 
     private void removeTop() {
         size--;
         if (size > 0) {
-            move(size, 0);
+            time[0] = time[size];
+            arrival[0] = arrival[size];
+            key[0] = key[size];
+            events[0] = events[size];
             siftDown(0);
         }
         events[size] = null;
-    }
-
-    private void move(int from, int to) {
-        time[to] = time[from];
-        arrival[to] = arrival[from];
-        key[to] = key[from];
-        events[to] = events[from];
     }
 
     @SuppressWarnings("unchecked")

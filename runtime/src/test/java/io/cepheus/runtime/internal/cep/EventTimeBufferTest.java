@@ -57,21 +57,59 @@ class EventTimeBufferTest {
         }
     }
 
-    /** Values >= 0 add an event at that timestamp (key = value % 3); negative values advance a watermark. */
+    /** As above, with a tie-breaking comparator (odd arrival numbers first among equal timestamps). */
+    @Test
+    void releasesWhatAStableSortWithTheComparatorWould() {
+        try {
+            qt().withFixedSeed(SEED + 1).withExamples(2000)
+                    .forAll(lists().of(integers().between(-3, 40)).ofSizeBetween(0, 80))
+                    .checkAssert(script -> check(script, ODD_FIRST, false));
+        } catch (AssertionError e) {
+            throw new AssertionError("failed with cepheus.seed=" + SEED + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Mostly in-order arrivals (the run's fast path) with a few stragglers, with and without comparator. */
+    @Test
+    void mostlyInOrderStreamsAreReleasedCorrectly() {
+        try {
+            qt().withFixedSeed(SEED + 2).withExamples(2000)
+                    .forAll(lists().of(integers().between(-3, 40)).ofSizeBetween(0, 120))
+                    .checkAssert(script -> {
+                        check(script, null, true);
+                        check(script, ODD_FIRST, true);
+                    });
+        } catch (AssertionError e) {
+            throw new AssertionError("failed with cepheus.seed=" + SEED + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static final Comparator<Ev> ODD_FIRST = Comparator.comparingInt(e -> e.n() % 2 == 1 ? 0 : 1);
+
     private static void checkAgainstStableSort(List<Integer> script) {
-        EventTimeBuffer<Ev> buffer = new EventTimeBuffer<>(null);
+        check(script, null, false);
+    }
+
+    /**
+     * Values >= 0 add an event (key = value % 3) at that timestamp, or, when {@code mostlyInOrder}, at a
+     * rising clock plus small jitter from the value; negative values advance a watermark.
+     */
+    private static void check(List<Integer> script, Comparator<Ev> tieBreaker, boolean mostlyInOrder) {
+        EventTimeBuffer<Ev> buffer = new EventTimeBuffer<>(tieBreaker);
         List<Ev> pending = new ArrayList<>();
         List<Ev> expected = new ArrayList<>();
         List<Ev> actual = new ArrayList<>();
         long watermark = Long.MIN_VALUE;
         int n = 0;
+        long clock = 0;
         for (int step : script) {
             if (step >= 0) {
-                Ev e = new Ev(step % 3, step, n++);
+                long ts = mostlyInOrder ? (clock += step % 4) - (step % 11 == 0 ? 3 : 0) : step;
+                Ev e = new Ev(step % 3, ts, n++);
                 buffer.add(e.key(), e, e.ts());
                 pending.add(e);
             } else {
-                watermark = watermark == Long.MIN_VALUE ? 5 : watermark + 5 * -step;
+                watermark = watermark == Long.MIN_VALUE ? (mostlyInOrder ? clock - 2 : 5) : watermark + 5 * -step;
                 long wm = watermark;
                 List<Ev> due = new ArrayList<>();
                 for (Ev e : pending) {
@@ -79,7 +117,11 @@ class EventTimeBufferTest {
                         due.add(e);
                     }
                 }
-                due.sort(Comparator.comparingLong(Ev::ts)); // List.sort is stable: arrival order for ties
+                Comparator<Ev> order = Comparator.comparingLong(Ev::ts);
+                if (tieBreaker != null) {
+                    order = order.thenComparing(tieBreaker);
+                }
+                due.sort(order); // List.sort is stable: arrival order for what is still tied
                 pending.removeAll(due);
                 expected.addAll(due);
                 buffer.releaseUpTo(wm, (k, e, ts) -> actual.add(e));
