@@ -111,6 +111,24 @@ class NfaMatcherContractTest {
     }
 
     @Test
+    void releasedStatesAreReusedAndCannotBeUsedAfterRelease() {
+        NfaMatcher<TestEvent> m = NfaCompiler.compile(AB).newMatcher();
+        NfaState s = m.newState("k1");
+        m.process(s, new TestEvent("a1", 5), 5, MatchSink.discarding());
+        assertThrows(IllegalArgumentException.class, () -> m.release(s), "not empty yet");
+        m.advanceTime(s, Long.MAX_VALUE, MatchSink.discarding());
+        m.release(s);
+        assertThrows(IllegalStateException.class, () -> m.process(s, new TestEvent("a2", 1), 1, MatchSink.discarding()));
+        NfaState again = m.newState("k2");
+        assertEquals("k2", again.key());
+        assertEquals(Long.MIN_VALUE, again.currentTime(), "a reused state starts over: any time is accepted");
+        Run run = new Run();
+        m.process(again, new TestEvent("a3", 1), 1, run);
+        m.process(again, new TestEvent("b3", 2), 2, run);
+        assertEquals(List.of("a3 b3"), run.matches);
+    }
+
+    @Test
     void advancingTimeBackwardsIsIgnored() {
         NfaMatcher<TestEvent> m = NfaCompiler.compile(AB).newMatcher();
         NfaState s = m.newState("k");

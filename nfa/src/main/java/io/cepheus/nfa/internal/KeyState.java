@@ -23,7 +23,9 @@ final class KeyState implements NfaState {
     static final int START_SEQ = 3;
 
     final NfaEngine<?> owner;
-    final Object key;
+    Object key;
+    /** Set while the state sits in its engine's pool of reusable states: using it then is an error. */
+    boolean pooled;
     long currentTime = Long.MIN_VALUE;
     /** The earliest time a partial match of this key expires (MAX_VALUE if none can): advancing to an earlier
      *  time has nothing to do, so it costs one comparison. */
@@ -43,6 +45,14 @@ final class KeyState implements NfaState {
     KeyState(NfaEngine<?> owner, Object key) {
         this.owner = owner;
         this.key = key;
+    }
+
+    /** Makes an empty, released state new again for another key. */
+    void reuseFor(Object newKey) {
+        key = newKey;
+        currentTime = Long.MIN_VALUE;
+        expiresAt = Long.MAX_VALUE;
+        pooled = false;
     }
 
     static long pack(int state, int entry) {

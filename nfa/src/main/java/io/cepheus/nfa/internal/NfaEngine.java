@@ -154,9 +154,35 @@ public final class NfaEngine<T> {
         Arrays.fill(atomStamp, -1);
     }
 
-    /** @param key for messages @return a new empty key state owned by this engine */
+    private static final int POOL_LIMIT = 4096;
+    private KeyState[] pool = new KeyState[16];
+    private int pooled;
+
+    /** @param key for messages @return an empty key state owned by this engine (a recycled one if any) */
     public NfaState newState(Object key) {
+        if (pooled > 0) {
+            KeyState st = pool[--pooled];
+            pool[pooled] = null;
+            st.reuseFor(key);
+            return st;
+        }
         return new KeyState(this, key);
+    }
+
+    /** See {@code NfaMatcher#release}. */
+    public void release(NfaState nfaState) {
+        KeyState st = own(nfaState);
+        if (!st.isEmpty()) {
+            throw new IllegalArgumentException("only an empty state can be released; key " + st.key + " still has "
+                    + st.count + " partial and " + st.heldCount + " held matches");
+        }
+        st.pooled = true;
+        if (pooled < POOL_LIMIT) {
+            if (pooled == pool.length) {
+                pool = Arrays.copyOf(pool, pooled * 2);
+            }
+            pool[pooled++] = st;
+        }
     }
 
     /** Advances the key to the event's time, then matches the event. See {@code NfaMatcher#process}. */
@@ -189,6 +215,9 @@ public final class NfaEngine<T> {
     private KeyState own(NfaState nfaState) {
         if (!(nfaState instanceof KeyState st) || st.owner != this) {
             throw new IllegalArgumentException("this NfaState was not created by this matcher: " + nfaState);
+        }
+        if (st.pooled) {
+            throw new IllegalStateException("this NfaState (key " + st.key + ") was released; create a new one");
         }
         return st;
     }

@@ -300,6 +300,7 @@ public final class CepOperator<T> {
         }
         if (state.isEmpty() && buffer.bufferedFor(id) == 0 && timerAt[id] == Long.MAX_VALUE) {
             states[id] = null;
+            matcher.release(state); // recycled for the next new key: no allocation per short-lived key
             keyRelease.idle(id);
         }
     }
