@@ -254,6 +254,10 @@ public final class CepEngine<T> implements AutoCloseable {
         return closing;
     }
 
+    boolean isStarted() {
+        return started;
+    }
+
     List<? extends Agent> shards() {
         return shards;
     }

@@ -79,6 +79,10 @@ public final class Producer<T> implements AutoCloseable {
      */
     public boolean send(T event, long recordTimestamp) {
         checkOpen();
+        if (!engine.isStarted()) {
+            throw new IllegalStateException("the engine is not started: call start() (or CepTestHarness.start)"
+                    + " before sending, or sends would wait for workers that do not run");
+        }
         if (event == null) {
             throw new NullPointerException("event must not be null");
         }
@@ -130,7 +134,11 @@ public final class Producer<T> implements AutoCloseable {
     @Override
     public void close() {
         if (!closed && !engine.isClosing()) {
-            broadcast.emitWatermark(Long.MAX_VALUE);
+            try {
+                broadcast.emitWatermark(Long.MAX_VALUE);
+            } catch (IllegalStateException engineClosedMeanwhile) {
+                // the engine closed its inboxes first: it flushes on its own, nothing of ours is lost
+            }
         }
         closed = true;
     }

@@ -243,6 +243,15 @@ class CepEngineTest {
     }
 
     @Test
+    void sendingBeforeStartFailsInsteadOfWaitingForever() {
+        CepEngine<Ev> engine = builder().shards(1).inboxCapacity(2).build();
+        engine.keyBy(Ev::key).pattern(orderThenShipment());
+        Producer<Ev> in = engine.newProducer();
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> in.send(new Ev("u1", 'o', 1, 5)));
+        assertTrue(e.getMessage().contains("start"), e.getMessage());
+    }
+
+    @Test
     void anEventWithoutATimestampIsRejected() {
         CepEngine<Ev> engine = CepEngine.<Ev>builder().shards(1).build();
         engine.keyBy(Ev::key).pattern(orderThenShipment());
