@@ -44,6 +44,33 @@ public final class NfaMatcher<T> {
     }
 
     /**
+     * Writes a key's matching state (partial and held matches, and the events and buffer entries they reach,
+     * each once) for a snapshot. Read it back with {@link #readState} on a matcher of the same pattern.
+     *
+     * @param state the key's state
+     * @param codec writes the events
+     * @param out   where to write
+     * @throws java.io.IOException if writing fails
+     */
+    public void writeState(NfaState state, EventCodec<T> codec, java.io.DataOutput out) throws java.io.IOException {
+        engine.writeState(state, codec, out);
+    }
+
+    /**
+     * Restores a key's state written by {@link #writeState}; matching then goes on exactly as it would have.
+     *
+     * @param key   the key (for messages)
+     * @param codec reads the events
+     * @param in    where to read
+     * @return the restored state, owned by this matcher
+     * @throws java.io.IOException if reading fails, the format version is not supported, the snapshot belongs
+     *                             to another pattern, or the data is corrupt (nothing is left behind then)
+     */
+    public NfaState readState(Object key, EventCodec<T> codec, java.io.DataInput in) throws java.io.IOException {
+        return engine.readState(key, codec, in);
+    }
+
+    /**
      * Gives back the state of a key that is done ({@link NfaState#isEmpty()}), so that {@link #newState} can
      * reuse it instead of allocating: with many short-lived keys this saves an allocation per key. The state
      * must not be used afterwards (doing so throws {@link IllegalStateException}).

@@ -169,6 +169,57 @@ public final class NfaEngine<T> {
         return new KeyState(this, key);
     }
 
+    private static final int SNAPSHOT_MAGIC = 0x4345504E; // "CEPN"
+    private static final int SNAPSHOT_VERSION = 1;
+
+    /** See {@code NfaMatcher#writeState}. */
+    public void writeState(NfaState nfaState, io.cepheus.nfa.EventCodec<T> codec, java.io.DataOutput out)
+            throws java.io.IOException {
+        KeyState st = own(nfaState);
+        out.writeInt(SNAPSHOT_MAGIC);
+        out.writeInt(SNAPSHOT_VERSION);
+        out.writeLong(fingerprint());
+        StateSnapshots.write(this, st, buffer, codec, out);
+    }
+
+    /** See {@code NfaMatcher#readState}. */
+    public NfaState readState(Object key, io.cepheus.nfa.EventCodec<T> codec, java.io.DataInput in)
+            throws java.io.IOException {
+        int magic = in.readInt();
+        if (magic != SNAPSHOT_MAGIC) {
+            throw new java.io.IOException("not a Cepheus NFA state snapshot (magic " + Integer.toHexString(magic) + ")");
+        }
+        int version = in.readInt();
+        if (version != SNAPSHOT_VERSION) {
+            throw new java.io.IOException("NFA state snapshot format version " + version + " is not supported (this"
+                    + " version reads " + SNAPSHOT_VERSION + ")");
+        }
+        long print = in.readLong();
+        if (print != fingerprint()) {
+            throw new java.io.IOException("the snapshot was taken with a different pattern (fingerprint "
+                    + Long.toHexString(print) + ", this pattern " + Long.toHexString(fingerprint()) + ")");
+        }
+        KeyState st = (KeyState) newState(key);
+        long[] maxSeq = {seqCounter};
+        StateSnapshots.read(st, buffer, codec, in, program.stateCount(), maxSeq); // cleans up if it fails
+        seqCounter = maxSeq[0];
+        livePartialMatches += st.count;
+        st.expiresAt = earliestExpiry(st);
+        return st;
+    }
+
+    /** Identifies the compiled pattern a snapshot belongs to: its states, stages and edges. */
+    private long fingerprint() {
+        long h = 1125899906842597L;
+        h = 31 * h + program.stateCount();
+        h = 31 * h + program.stageNames.hashCode();
+        for (int e = 0; e < program.edgeTarget.length; e++) {
+            h = 31 * h + program.edgeAction[e];
+            h = 31 * h + program.edgeTarget[e];
+        }
+        return h;
+    }
+
     /** See {@code NfaMatcher#release}. */
     public void release(NfaState nfaState) {
         KeyState st = own(nfaState);
