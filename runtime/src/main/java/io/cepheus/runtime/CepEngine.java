@@ -262,6 +262,14 @@ public final class CepEngine<T> implements AutoCloseable {
         return shards;
     }
 
+    List<CepShard<T>> shardList() {
+        return shards;
+    }
+
+    List<PatternStream<T>> patternList() {
+        return patterns;
+    }
+
     ShardInbox<ShardRecord>[] inboxes() {
         return inboxes;
     }

@@ -324,6 +324,72 @@ public final class CepOperator<T> {
         return state;
     }
 
+    /**
+     * Writes this operator's state (watermark, counters, every key's NFA state, the buffered events) for a
+     * snapshot taken while the shard is between batches.
+     */
+    public void writeState(java.io.DataOutput out, io.cepheus.nfa.EventCodec<T> events,
+            io.cepheus.nfa.EventCodec<Object> keyCodec) throws java.io.IOException {
+        out.writeLong(watermark);
+        out.writeLong(processingTime);
+        out.writeLong(lateEvents);
+        out.writeLong(deadLetters);
+        out.writeLong(matches);
+        int live = 0;
+        for (NfaState st : states) {
+            live += st == null ? 0 : 1;
+        }
+        out.writeInt(live);
+        for (int id = 0; id < states.length; id++) {
+            if (states[id] != null) {
+                keyCodec.write(keys.keyOf(id), out);
+                matcher.writeState(states[id], events, out);
+            }
+        }
+        out.writeInt(buffer.size());
+        java.io.IOException[] failure = new java.io.IOException[1];
+        buffer.forEachInOrder((id, event, ts) -> {
+            if (failure[0] == null) {
+                try {
+                    keyCodec.write(keys.keyOf(id), out);
+                    out.writeLong(ts);
+                    events.write(event, out);
+                } catch (java.io.IOException e) {
+                    failure[0] = e;
+                }
+            }
+        });
+        if (failure[0] != null) {
+            throw failure[0];
+        }
+    }
+
+    /** Restores what {@link #writeState} wrote into this fresh operator, re-arming the keys' timers. */
+    public void readState(java.io.DataInput in, io.cepheus.nfa.EventCodec<T> events,
+            io.cepheus.nfa.EventCodec<Object> keyCodec) throws java.io.IOException {
+        watermark = in.readLong();
+        processingTime = in.readLong();
+        lateEvents = in.readLong();
+        deadLetters = in.readLong();
+        matches = in.readLong();
+        int live = in.readInt();
+        for (int i = 0; i < live; i++) {
+            Object key = keyCodec.read(in);
+            int id = keys.idOf(key);
+            stateOf(id); // sizes the per-key arrays
+            matcher.release(states[id]);
+            states[id] = matcher.readState(key, events, in);
+            timerAt[id] = Long.MAX_VALUE;
+            settle(id);
+        }
+        int buffered = in.readInt();
+        for (int i = 0; i < buffered; i++) {
+            Object key = keyCodec.read(in);
+            long ts = in.readLong();
+            buffer.add(keys.idOf(key), events.read(in), ts);
+        }
+    }
+
     /** @return the watermark this operator has processed up to */
     public long watermark() {
         return watermark;

@@ -111,6 +111,52 @@ public final class EventTimeBuffer<T> {
         }
     }
 
+    /**
+     * Visits every buffered event in release order, without releasing anything (for snapshots; allocates).
+     *
+     * @param visitor receives key id, event and timestamp
+     */
+    @SuppressWarnings("unchecked")
+    public void forEachInOrder(Release<T> visitor) {
+        int n = size + runSize;
+        Integer[] order = new Integer[n];
+        long[] ts = new long[n];
+        long[] arr = new long[n];
+        int[] keys = new int[n];
+        Object[] evs = new Object[n];
+        for (int i = 0; i < size; i++) {
+            ts[i] = time[i];
+            arr[i] = arrival[i];
+            keys[i] = key[i];
+            evs[i] = events[i];
+        }
+        for (int i = 0; i < runSize; i++) {
+            int from = (runHead + i) & (runTime.length - 1);
+            ts[size + i] = runTime[from];
+            arr[size + i] = runArrival[from];
+            keys[size + i] = runKey[from];
+            evs[size + i] = runEvents[from];
+        }
+        for (int i = 0; i < n; i++) {
+            order[i] = i;
+        }
+        Arrays.sort(order, (a, b) -> {
+            if (ts[a] != ts[b]) {
+                return Long.compare(ts[a], ts[b]);
+            }
+            if (tieBreaker != null) {
+                int c = tieBreaker.compare((T) evs[a], (T) evs[b]);
+                if (c != 0) {
+                    return c;
+                }
+            }
+            return Long.compare(arr[a], arr[b]);
+        });
+        for (int i : order) {
+            visitor.accept(keys[i], (T) evs[i], ts[i]);
+        }
+    }
+
     /** @return the earliest buffered timestamp, or {@code Long.MAX_VALUE} when empty */
     public long earliest() {
         long earliest = Long.MAX_VALUE;

@@ -233,6 +233,57 @@ public final class CepShard<T> implements Agent, Consumer<ShardRecord> {
         }
     }
 
+    /** Writes the shard's state for a snapshot; only between batches, with an empty inbox. */
+    public void writeState(java.io.DataOutput out, io.cepheus.nfa.EventCodec<T> eventCodec,
+            io.cepheus.nfa.EventCodec<Object> keyCodec) throws java.io.IOException {
+        if (inbox.size() != 0) {
+            throw new IllegalStateException("shard " + index + " still has " + inbox.size() + " records queued");
+        }
+        out.writeLong(watermark);
+        out.writeLong(events);
+        out.writeInt(valve.inputCount());
+        for (int i = 0; i < valve.inputCount(); i++) {
+            out.writeLong(valve.watermarkOf(i));
+            out.writeBoolean(valve.isIdle(i));
+        }
+        out.writeInt(operators.size());
+        for (CepOperator<T> op : operators) {
+            op.writeState(out, eventCodec, keyCodec);
+        }
+    }
+
+    /** Restores a shard written by {@link #writeState} (same producers and operators registered). */
+    public void readState(java.io.DataInput in, io.cepheus.nfa.EventCodec<T> eventCodec,
+            io.cepheus.nfa.EventCodec<Object> keyCodec) throws java.io.IOException {
+        long savedWatermark = in.readLong();
+        events = in.readLong();
+        int inputs = in.readInt();
+        if (inputs != valve.inputCount()) {
+            throw new java.io.IOException("the snapshot has " + inputs + " producers at shard " + index
+                    + ", this engine " + valve.inputCount());
+        }
+        for (int i = 0; i < inputs; i++) {
+            long w = in.readLong();
+            boolean idle = in.readBoolean();
+            if (w != Long.MIN_VALUE) {
+                valve.onWatermark(i, w);
+            }
+            if (idle) {
+                valve.onIdle(i);
+            }
+        }
+        watermark = savedWatermark;
+        timers.advanceWatermark(savedWatermark, timerDispatch); // nothing registered yet: sets the time only
+        int ops = in.readInt();
+        if (ops != operators.size()) {
+            throw new java.io.IOException("the snapshot has " + ops + " patterns, this engine " + operators.size());
+        }
+        for (CepOperator<T> op : operators) {
+            op.readState(in, eventCodec, keyCodec);
+        }
+        publish();
+    }
+
     /** @return whether the inbox was closed, drained and the final watermark applied */
     public boolean isFinished() {
         return finished;

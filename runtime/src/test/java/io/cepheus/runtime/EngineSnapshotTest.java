@@ -1,0 +1,194 @@
+package io.cepheus.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.lists;
+
+import io.cepheus.nfa.EventCodec;
+import io.cepheus.pattern.AfterMatchSkipStrategy;
+import io.cepheus.pattern.Pattern;
+import io.cepheus.runtime.time.ManualClock;
+import io.cepheus.runtime.time.WatermarkStrategy;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInput;
+import java.io.DataInputStream;
+import java.io.DataOutput;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Engine snapshots: run a random input, snapshot at a random cut, restore into a fresh engine, continue: the
+ * outputs must be exactly those of an uninterrupted run (no loss, no duplicates).
+ */
+class EngineSnapshotTest {
+
+    private static final long SEED = Long.getLong("cepheus.seed", 0x5AA95L);
+
+    record Ev(int key, char kind, long ts) {
+    }
+
+    static final EventCodec<Ev> EVENTS = new EventCodec<>() {
+        @Override
+        public void write(Ev e, DataOutput out) throws IOException {
+            out.writeInt(e.key());
+            out.writeChar(e.kind());
+            out.writeLong(e.ts());
+        }
+
+        @Override
+        public Ev read(DataInput in) throws IOException {
+            return new Ev(in.readInt(), in.readChar(), in.readLong());
+        }
+    };
+
+    static final EventCodec<Object> KEYS = new EventCodec<>() {
+        @Override
+        public void write(Object key, DataOutput out) throws IOException {
+            out.writeInt((Integer) key);
+        }
+
+        @Override
+        public Object read(DataInput in) throws IOException {
+            return in.readInt();
+        }
+    };
+
+    private static CepEngine<Ev> engine(List<String> out) {
+        CepEngine<Ev> engine = CepEngine.<Ev>builder().shards(2).clock(new ManualClock(0))
+                .watermarks(WatermarkStrategy.<Ev>noWatermarks().withTimestampAssigner((e, ts) -> e.ts())).build();
+        KeyedStream<Ev> keyed = engine.keyBy(Ev::key);
+        keyed.pattern(Pattern.<Ev>begin("a").where(e -> e.kind() == 'a').followedBy("b").where(e -> e.kind() == 'b')
+                        .oneOrMore().followedBy("c").where(e -> e.kind() == 'c').within(Duration.ofMillis(40)))
+                .select((k, m, ts) -> out.add("P0 " + k + " " + m + " @" + ts))
+                .timeouts((k, m, ts) -> out.add("T0 " + k + " " + m + " @" + ts))
+                .lateEvents((k, e, ts) -> out.add("L0 " + k + " " + e));
+        keyed.pattern(Pattern.<Ev>begin("x", AfterMatchSkipStrategy.skipPastLastEvent()).where(e -> e.kind() == 'a')
+                        .notFollowedBy("n").where(e -> e.kind() == 'c').within(Duration.ofMillis(25)))
+                .select((k, m, ts) -> out.add("P1 " + k + " " + m + " @" + ts));
+        return engine;
+    }
+
+    /** script: values 0..59 are events (key = v % 3, kind = "abcb"[v % 4], ts rising with jitter); 60+ watermarks */
+    private static void feed(Producer<Ev> in, CepTestHarness<Ev> h, List<Integer> script, int from, int to,
+            long[] clock) {
+        for (int i = from; i < to; i++) {
+            int v = script.get(i);
+            if (v >= 60) {
+                in.watermark(clock[0] - (v - 60));
+            } else {
+                clock[0] += v % 5;
+                in.send(new Ev(v % 3, "abcb".charAt(v % 4), clock[0] - (v % 7 == 0 ? 3 : 0)));
+            }
+            h.runUntilIdle();
+        }
+    }
+
+    @Test
+    void restoringAtAnyCutGivesTheUninterruptedOutput() {
+        try {
+            qt().withFixedSeed(SEED).withExamples(300)
+                    .forAll(lists().of(integers().between(0, 66)).ofSizeBetween(0, 60), integers().between(0, 60))
+                    .checkAssert((script, rawCut) -> check(script, Math.min(rawCut, script.size())));
+        } catch (AssertionError e) {
+            throw new AssertionError("failed with cepheus.seed=" + SEED + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void check(List<Integer> script, int cut) {
+        List<String> expected = new ArrayList<>();
+        CepEngine<Ev> whole = engine(expected);
+        Producer<Ev> in = whole.newProducer();
+        CepTestHarness<Ev> h = CepTestHarness.start(whole);
+        feed(in, h, script, 0, script.size(), new long[] {0});
+        h.close();
+
+        List<String> actual = new ArrayList<>();
+        CepEngine<Ev> first = engine(actual);
+        Producer<Ev> in1 = first.newProducer();
+        CepTestHarness<Ev> h1 = CepTestHarness.start(first);
+        long[] clock = {0};
+        feed(in1, h1, script, 0, cut, clock);
+        byte[] bytes = snapshot(h1);
+
+        CepEngine<Ev> second = engine(actual);
+        Producer<Ev> in2 = second.newProducer();
+        CepTestHarness<Ev> h2 = restore(second, bytes);
+        feed(in2, h2, script, cut, script.size(), clock);
+        h2.close();
+        assertEquals(expected, actual, "script " + script + " cut at " + cut);
+        assertEquals(0, second.metrics().total(ShardMetrics::keys));
+    }
+
+    private static byte[] snapshot(CepTestHarness<Ev> h) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            h.snapshot(out, EVENTS, KEYS);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    private static CepTestHarness<Ev> restore(CepEngine<Ev> engine, byte[] bytes) {
+        try {
+            return CepTestHarness.restore(engine, new DataInputStream(new ByteArrayInputStream(bytes)), EVENTS, KEYS);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The shard remembers each producer's watermark: after a restore the slowest still holds it back. */
+    @Test
+    void perProducerWatermarksSurviveARestore() {
+        List<String> out = new ArrayList<>();
+        CepEngine<Ev> first = engine(out);
+        Producer<Ev> fast = first.newProducer();
+        Producer<Ev> slow = first.newProducer();
+        CepTestHarness<Ev> h = CepTestHarness.start(first);
+        fast.watermark(100);
+        slow.watermark(50);
+        h.runUntilIdle();
+        assertEquals(50, first.metrics().watermark());
+        byte[] bytes = snapshot(h);
+
+        CepEngine<Ev> second = engine(out);
+        second.newProducer();
+        Producer<Ev> slowAgain = second.newProducer();
+        CepTestHarness<Ev> h2 = restore(second, bytes);
+        assertEquals(50, second.metrics().watermark());
+        slowAgain.watermark(120);
+        h2.runUntilIdle();
+        assertEquals(100, second.metrics().watermark(), "the fast producer's 100 was restored and now holds it");
+    }
+
+    @Test
+    void aSnapshotOfAnotherEngineShapeOrVersionIsRejected() {
+        List<String> out = new ArrayList<>();
+        CepEngine<Ev> engine = engine(out);
+        engine.newProducer();
+        CepTestHarness<Ev> h = CepTestHarness.start(engine);
+        byte[] bytes = snapshot(h);
+
+        CepEngine<Ev> threeShards = CepEngine.<Ev>builder().shards(3).build();
+        threeShards.keyBy(Ev::key).pattern(Pattern.<Ev>begin("a"));
+        threeShards.newProducer();
+        UncheckedIOException shards = assertThrows(UncheckedIOException.class, () -> restore(threeShards, bytes));
+        assertTrue(shards.getCause().getMessage().contains("shards"), shards.getMessage());
+
+        byte[] badVersion = bytes.clone();
+        badVersion[7] = 9;
+        CepEngine<Ev> fresh = engine(out);
+        fresh.newProducer();
+        UncheckedIOException version = assertThrows(UncheckedIOException.class, () -> restore(fresh, badVersion));
+        assertTrue(version.getCause().getMessage().contains("version"), version.getMessage());
+    }
+}
