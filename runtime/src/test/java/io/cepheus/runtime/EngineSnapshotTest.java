@@ -125,6 +125,11 @@ class EngineSnapshotTest {
         feed(in2, h2, script, cut, script.size(), clock);
         h2.close();
         assertEquals(expected, actual, "script " + script + " cut at " + cut);
+        EngineMetrics a = whole.metrics();
+        EngineMetrics b = second.metrics();
+        assertEquals(a.total(ShardMetrics::matches), b.total(ShardMetrics::matches), "counters carry over");
+        assertEquals(a.total(ShardMetrics::timeouts), b.total(ShardMetrics::timeouts), "counters carry over");
+        assertEquals(a.total(ShardMetrics::lateEvents), b.total(ShardMetrics::lateEvents), "counters carry over");
         assertEquals(0, second.metrics().total(ShardMetrics::keys));
     }
 

@@ -11,7 +11,8 @@ import java.util.Arrays;
 import java.util.Comparator;
 
 /**
- * One pattern on one shard, in event time: Flink's {@code CepOperator} semantics on Cepheus' NFA.
+ * One pattern on one shard: Flink's {@code CepOperator} semantics on Cepheus' NFA, in event time (below) or
+ * in processing time ({@link #inProcessingTime}).
  *
  * <ul>
  *   <li>An event whose timestamp is not after the shard's watermark is late: it goes to the late output and
@@ -89,6 +90,8 @@ public final class CepOperator<T> {
     private long lateEvents;
     private long deadLetters;
     private long matches;
+    /** Timeouts counted before a restore (the matcher's own counter starts at zero). */
+    private long restoredTimeouts;
 
     /**
      * @param operatorId identifies this operator's timers in the shared timer service
@@ -335,6 +338,7 @@ public final class CepOperator<T> {
         out.writeLong(lateEvents);
         out.writeLong(deadLetters);
         out.writeLong(matches);
+        out.writeLong(timeouts());
         int live = 0;
         for (NfaState st : states) {
             live += st == null ? 0 : 1;
@@ -372,6 +376,7 @@ public final class CepOperator<T> {
         lateEvents = in.readLong();
         deadLetters = in.readLong();
         matches = in.readLong();
+        restoredTimeouts = in.readLong() - matcher.timeoutsEmitted();
         int live = in.readInt();
         for (int i = 0; i < live; i++) {
             Object key = keyCodec.read(in);
@@ -417,7 +422,7 @@ public final class CepOperator<T> {
 
     /** @return timeouts so far (counted whether or not a timeout handler is set) */
     public long timeouts() {
-        return matcher.timeoutsEmitted();
+        return restoredTimeouts + matcher.timeoutsEmitted();
     }
 
     /** @return events waiting for the watermark */
