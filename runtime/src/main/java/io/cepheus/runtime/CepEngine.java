@@ -57,6 +57,11 @@ public final class CepEngine<T> implements AutoCloseable {
     private final CountDownLatch finished;
     private final List<AgentRunner> runners = new ArrayList<>();
     private Function<? super T, ?> keySelector;
+    private java.util.function.Consumer<byte[]> snapshotHandler;
+    private byte[] restoreFrom;
+    private final java.util.Map<Long, byte[][]> snapshotParts = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.Map<Long, java.util.concurrent.atomic.AtomicInteger> snapshotMissing =
+            new java.util.concurrent.ConcurrentHashMap<>();
     private volatile boolean started;
     private volatile boolean closing;
 
@@ -124,9 +129,46 @@ public final class CepEngine<T> implements AutoCloseable {
         return producer;
     }
 
+    /**
+     * Receives each completed live snapshot (see {@link Producer#checkpoint(long)}), on the thread of the
+     * shard that finished it last. Needs {@link Builder#snapshots}. Before {@link #start()}.
+     *
+     * @param handler receives the whole snapshot, ready for {@link #restoreFrom(byte[])} on a fresh engine
+     */
+    public void onSnapshot(java.util.function.Consumer<byte[]> handler) {
+        checkNotStarted("onSnapshot()");
+        if (config.eventCodec == null) {
+            throw new IllegalStateException("snapshots need codecs: Builder.snapshots(eventCodec, keyCodec)");
+        }
+        this.snapshotHandler = Objects.requireNonNull(handler, "handler");
+    }
+
+    /**
+     * Starts this engine from a snapshot (taken live or by {@link CepTestHarness#snapshot}): it must be
+     * configured as the snapshotted one (shards, patterns in order, number of producers). Before
+     * {@link #start()}; the restore happens when it starts.
+     *
+     * @param snapshot the snapshot bytes
+     */
+    public void restoreFrom(byte[] snapshot) {
+        checkNotStarted("restoreFrom()");
+        if (config.eventCodec == null) {
+            throw new IllegalStateException("restoring needs codecs: Builder.snapshots(eventCodec, keyCodec)");
+        }
+        this.restoreFrom = snapshot.clone();
+    }
+
     /** Starts one worker thread per shard. */
     public void start() {
         prepare();
+        if (restoreFrom != null) {
+            try {
+                SnapshotFormat.restore(this, new java.io.DataInputStream(new java.io.ByteArrayInputStream(restoreFrom)),
+                        config.eventCodec, config.keyCodec);
+            } catch (java.io.IOException e) {
+                throw new IllegalStateException("cannot restore the snapshot: " + e.getMessage(), e);
+            }
+        }
         for (int s = 0; s < shards.size(); s++) {
             int shard = s;
             ErrorHandler user = config.errorHandler;
@@ -153,6 +195,9 @@ public final class CepEngine<T> implements AutoCloseable {
         }
         for (CepShard<T> shard : shards) {
             shard.processingTimeClock(config.clock);
+            if (config.eventCodec != null) {
+                shard.snapshots(this::snapshotPart, config.eventCodec, config.keyCodec);
+            }
             for (PatternStream<T> stream : patterns) {
                 CepOperator<T> operator = new CepOperator<>(stream.id(), stream.pattern(), config.nfaOptions,
                         stream.tieBreaker(), shard.keys(), shard.timers(), stream.output(shard::watermark, config.clock));
@@ -211,6 +256,21 @@ public final class CepEngine<T> implements AutoCloseable {
         }
     }
 
+    /** A shard finished its part of snapshot {@code id}; the last one assembles and hands it over. */
+    private void snapshotPart(int shard, long id, byte[] part) {
+        byte[][] parts = snapshotParts.computeIfAbsent(id, k -> new byte[shards.size()][]);
+        java.util.concurrent.atomic.AtomicInteger missing =
+                snapshotMissing.computeIfAbsent(id, k -> new java.util.concurrent.atomic.AtomicInteger(shards.size()));
+        parts[shard] = part;
+        if (missing.decrementAndGet() == 0) { // the decrement publishes every part written before it
+            snapshotParts.remove(id);
+            snapshotMissing.remove(id);
+            if (snapshotHandler != null) {
+                snapshotHandler.accept(SnapshotFormat.assemble(this, parts));
+            }
+        }
+    }
+
     /** @return the first failure of a shard's worker, if any */
     public Optional<Throwable> failure() {
         for (AgentRunner runner : runners) {
@@ -262,6 +322,18 @@ public final class CepEngine<T> implements AutoCloseable {
         return shards;
     }
 
+    io.cepheus.nfa.EventCodec<T> eventCodec() {
+        if (config.eventCodec == null) {
+            throw new IllegalStateException("snapshots need codecs: Builder.snapshots(eventCodec, keyCodec)");
+        }
+        return config.eventCodec;
+    }
+
+    io.cepheus.nfa.EventCodec<Object> keyCodec() {
+        eventCodec();
+        return config.keyCodec;
+    }
+
     List<CepShard<T>> shardList() {
         return shards;
     }
@@ -301,8 +373,24 @@ public final class CepEngine<T> implements AutoCloseable {
         private NfaOptions nfaOptions = NfaOptions.defaults();
         private ErrorHandler errorHandler = ErrorHandler.alwaysStop();
         private boolean flushOnClose = true;
+        private io.cepheus.nfa.EventCodec<T> eventCodec;
+        private io.cepheus.nfa.EventCodec<Object> keyCodec;
 
         private Builder() {
+        }
+
+        /**
+         * Enables snapshots: how events and keys are written ({@link io.cepheus.nfa.RecordCodec} builds codecs for
+         * records of primitives and strings).
+         *
+         * @param events the event codec
+         * @param keys   the key codec
+         * @return this builder
+         */
+        public Builder<T> snapshots(io.cepheus.nfa.EventCodec<T> events, io.cepheus.nfa.EventCodec<Object> keys) {
+            this.eventCodec = Objects.requireNonNull(events, "events");
+            this.keyCodec = Objects.requireNonNull(keys, "keys");
+            return this;
         }
 
         /** @param n at least 1 @return this builder */

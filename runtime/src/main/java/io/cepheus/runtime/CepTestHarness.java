@@ -72,9 +72,6 @@ public final class CepTestHarness<T> implements AutoCloseable {
         return total;
     }
 
-    private static final int SNAPSHOT_MAGIC = 0x43455053; // "CEPS"
-    private static final int SNAPSHOT_VERSION = 1;
-
     /**
      * Runs the shards until idle, then writes a snapshot of the whole engine: every shard's key states, buffered
      * events, watermarks and counters. The producers' own watermark generators are not part of it: after a
@@ -83,26 +80,27 @@ public final class CepTestHarness<T> implements AutoCloseable {
      * @param out      where to write
      * @param events   writes events
      * @param keyCodec writes keys
-     * @throws IOException if writing fails
+     * @throws java.io.IOException if writing fails
      */
     public void snapshot(java.io.DataOutput out, io.cepheus.nfa.EventCodec<T> events,
             io.cepheus.nfa.EventCodec<Object> keyCodec) throws java.io.IOException {
         runUntilIdle();
-        out.writeInt(SNAPSHOT_MAGIC);
-        out.writeInt(SNAPSHOT_VERSION);
-        out.writeInt(engine.shardCount());
-        out.writeInt(engine.patternList().size());
-        for (PatternStream<T> p : engine.patternList()) {
-            out.writeUTF(String.join(",", p.pattern().stageNames()));
+        List<io.cepheus.runtime.internal.shard.CepShard<T>> shards = engine.shardList();
+        byte[][] parts = new byte[shards.size()][];
+        for (int s = 0; s < parts.length; s++) {
+            java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+            try (java.io.DataOutputStream part = new java.io.DataOutputStream(bytes)) {
+                shards.get(s).writeState(part, events, keyCodec);
+            }
+            parts[s] = bytes.toByteArray();
         }
-        for (io.cepheus.runtime.internal.shard.CepShard<T> shard : engine.shardList()) {
-            shard.writeState(out, events, keyCodec);
-        }
+        out.write(SnapshotFormat.assemble(engine, parts));
     }
 
     /**
-     * Builds a harness from a snapshot: {@code engine} must be configured as the snapshotted one (same shard
-     * count, same patterns in the same order, the same number of producers) and not started.
+     * Builds a harness from a snapshot (of this harness or of a running engine): {@code engine} must be
+     * configured as the snapshotted one (same shard count, same patterns in the same order, the same number of
+     * producers) and not started.
      *
      * @param engine   the fresh engine
      * @param in       the snapshot
@@ -110,40 +108,33 @@ public final class CepTestHarness<T> implements AutoCloseable {
      * @param keyCodec reads keys
      * @param <T>      the event type
      * @return the harness, ready to continue where the snapshot was taken
-     * @throws IOException if the snapshot is corrupt, of another format version or of another engine shape
+     * @throws java.io.IOException if the snapshot is corrupt, of another format version or engine shape
      */
     public static <T> CepTestHarness<T> restore(CepEngine<T> engine, java.io.DataInput in,
             io.cepheus.nfa.EventCodec<T> events, io.cepheus.nfa.EventCodec<Object> keyCodec)
             throws java.io.IOException {
-        if (in.readInt() != SNAPSHOT_MAGIC) {
-            throw new java.io.IOException("not a Cepheus engine snapshot");
-        }
-        int version = in.readInt();
-        if (version != SNAPSHOT_VERSION) {
-            throw new java.io.IOException("engine snapshot format version " + version + " is not supported (this"
-                    + " version reads " + SNAPSHOT_VERSION + ")");
-        }
-        int shards = in.readInt();
-        if (shards != engine.shardCount()) {
-            throw new java.io.IOException("the snapshot has " + shards + " shards, this engine " + engine.shardCount()
-                    + ": keys would land on other shards");
-        }
-        int patterns = in.readInt();
-        if (patterns != engine.patternList().size()) {
-            throw new java.io.IOException("the snapshot has " + patterns + " patterns, this engine "
-                    + engine.patternList().size());
-        }
-        for (PatternStream<T> p : engine.patternList()) {
-            String stages = in.readUTF();
-            if (!stages.equals(String.join(",", p.pattern().stageNames()))) {
-                throw new java.io.IOException("pattern " + p.id() + " differs: snapshot stages " + stages);
-            }
-        }
         CepTestHarness<T> harness = start(engine);
-        for (io.cepheus.runtime.internal.shard.CepShard<T> shard : engine.shardList()) {
-            shard.readState(in, events, keyCodec);
-        }
+        SnapshotFormat.restore(engine, in, events, keyCodec);
         return harness;
+    }
+
+    /**
+     * Builds a harness from live snapshot bytes ({@link CepEngine#onSnapshot}); see
+     * {@link #restore(CepEngine, java.io.DataInput, io.cepheus.nfa.EventCodec, io.cepheus.nfa.EventCodec)}.
+     * The engine needs {@link CepEngine.Builder#snapshots} codecs.
+     *
+     * @param engine   the fresh engine, with {@link CepEngine#restoreFrom} not needed
+     * @param snapshot the snapshot bytes
+     * @param <T>      the event type
+     * @return the harness
+     */
+    public static <T> CepTestHarness<T> restore(CepEngine<T> engine, byte[] snapshot) {
+        try {
+            return restore(engine, new java.io.DataInputStream(new java.io.ByteArrayInputStream(snapshot)),
+                    engine.eventCodec(), engine.keyCodec());
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("cannot restore the snapshot: " + e.getMessage(), e);
+        }
     }
 
     /** Closes the inboxes, drains and flushes every shard (as the engine's close does), then stops them. */

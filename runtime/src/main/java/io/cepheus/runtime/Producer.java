@@ -130,6 +130,18 @@ public final class Producer<T> implements AutoCloseable {
         broadcast.emitWatermark(watermark);
     }
 
+    /**
+     * Marks a consistent cut of this source's input for snapshot {@code id}: every shard writes its state once
+     * it has this barrier from every live producer (records sent after it wait meanwhile), and the engine hands
+     * the assembled snapshot to {@link CepEngine#onSnapshot}. Every producer must call it with the same id.
+     *
+     * @param id the snapshot id
+     */
+    public void checkpoint(long id) {
+        checkOpen();
+        toAllShards(s -> new ShardRecord.Barrier(inputAtShard[s], id));
+    }
+
     /** Ends this source: its watermark becomes {@code Long.MAX_VALUE}, so it holds no shard back any more. */
     @Override
     public void close() {

@@ -203,9 +203,45 @@ public final class CepShard<T> implements Agent, Consumer<ShardRecord> {
                 published.get(ENTRIES), published.get(KEYS), published.get(WATERMARK), inbox.size());
     }
 
+    /** Receives a shard's part of a snapshot, on the shard thread. */
+    @FunctionalInterface
+    public interface SnapshotPart {
+        /**
+         * @param shard the shard's number
+         * @param id    the snapshot id
+         * @param state the shard's state, as {@link #writeState} writes it
+         */
+        void accept(int shard, long id, byte[] state);
+    }
+
+    private static final long NO_BARRIER = Long.MIN_VALUE;
+    private long barrier = NO_BARRIER;
+    private boolean[] aligned = new boolean[0];
+    private int alignedCount;
+    private final java.util.ArrayDeque<ShardRecord> heldBack = new java.util.ArrayDeque<>();
+    private SnapshotPart snapshotPart;
+    private io.cepheus.nfa.EventCodec<T> eventCodec;
+    private io.cepheus.nfa.EventCodec<Object> keyCodec;
+
+    /** Enables live snapshots (setup, before the shard runs): where parts go and how to write events and keys. */
+    public void snapshots(SnapshotPart part, io.cepheus.nfa.EventCodec<T> events,
+            io.cepheus.nfa.EventCodec<Object> keys) {
+        this.snapshotPart = java.util.Objects.requireNonNull(part, "part");
+        this.eventCodec = java.util.Objects.requireNonNull(events, "events");
+        this.keyCodec = java.util.Objects.requireNonNull(keys, "keys");
+    }
+
     @Override
     @SuppressWarnings("unchecked")
     public void accept(ShardRecord record) {
+        if (barrier != NO_BARRIER && heldBackFrom(record)) {
+            heldBack.add(record); // after its producer's barrier: waits until the snapshot is written
+            return;
+        }
+        if (record instanceof ShardRecord.Barrier b) {
+            onBarrier(b);
+            return;
+        }
         if (record instanceof ShardRecord.Event e) {
             events++;
             for (int i = 0; i < operators.size(); i++) {
@@ -213,8 +249,75 @@ public final class CepShard<T> implements Agent, Consumer<ShardRecord> {
             }
         } else if (record instanceof ShardRecord.Watermark w) {
             advanceTo(valve.onWatermark(w.producer(), w.watermark()));
+            if (barrier != NO_BARRIER) {
+                completeSnapshotIfAligned(); // a producer that closed counts as aligned
+            }
         } else if (record instanceof ShardRecord.Idleness idle) {
             advanceTo(idle.idle() ? valve.onIdle(idle.producer()) : valve.onActive(idle.producer()));
+        }
+    }
+
+    private boolean heldBackFrom(ShardRecord record) {
+        int producer;
+        if (record instanceof ShardRecord.Event e) {
+            producer = e.producer();
+        } else if (record instanceof ShardRecord.Watermark w) {
+            producer = w.producer();
+        } else if (record instanceof ShardRecord.Idleness i) {
+            producer = i.producer();
+        } else {
+            producer = ((ShardRecord.Barrier) record).producer();
+        }
+        return aligned[producer];
+    }
+
+    /**
+     * Aligns barriers (as Flink's aligned checkpoints): a producer's records after its barrier are held back
+     * until every live producer's barrier has arrived; then the shard writes its state and replays them.
+     */
+    private void onBarrier(ShardRecord.Barrier b) {
+        if (snapshotPart == null) {
+            throw new IllegalStateException("snapshot barrier " + b.id() + " reached shard " + index
+                    + ", but the engine has no snapshot codecs (Builder.snapshots)");
+        }
+        if (barrier == NO_BARRIER) {
+            barrier = b.id();
+            if (aligned.length < valve.inputCount()) {
+                aligned = new boolean[valve.inputCount()];
+            }
+        }
+        aligned[b.producer()] = true;
+        alignedCount++;
+        completeSnapshotIfAligned();
+    }
+
+    /** Writes the snapshot once every live producer's barrier is in; replays what was held back. */
+    private void completeSnapshotIfAligned() {
+        int closed = 0;
+        for (int i = 0; i < valve.inputCount(); i++) {
+            // a closed producer (watermark at the end of time) sends nothing more: it counts as aligned
+            if (!aligned[i] && valve.watermarkOf(i) == Long.MAX_VALUE) {
+                closed++;
+            }
+        }
+        if (alignedCount + closed < valve.inputCount()) {
+            return;
+        }
+        long id = barrier;
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (java.io.DataOutputStream out = new java.io.DataOutputStream(bytes)) {
+            writeShard(out, eventCodec, keyCodec);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("shard " + index + " could not write snapshot " + id, e);
+        }
+        barrier = NO_BARRIER;
+        java.util.Arrays.fill(aligned, false);
+        alignedCount = 0;
+        snapshotPart.accept(index, id, bytes.toByteArray());
+        java.util.List<ShardRecord> replay = new java.util.ArrayList<>(heldBack);
+        heldBack.clear();
+        for (ShardRecord r : replay) {
+            accept(r);
         }
     }
 
@@ -239,6 +342,11 @@ public final class CepShard<T> implements Agent, Consumer<ShardRecord> {
         if (inbox.size() != 0) {
             throw new IllegalStateException("shard " + index + " still has " + inbox.size() + " records queued");
         }
+        writeShard(out, eventCodec, keyCodec);
+    }
+
+    private void writeShard(java.io.DataOutput out, io.cepheus.nfa.EventCodec<T> eventCodec,
+            io.cepheus.nfa.EventCodec<Object> keyCodec) throws java.io.IOException {
         out.writeLong(watermark);
         out.writeLong(events);
         out.writeInt(valve.inputCount());

@@ -34,4 +34,14 @@ public sealed interface ShardRecord {
      */
     record Idleness(int producer, boolean idle) implements ShardRecord {
     }
+
+    /**
+     * A producer's snapshot barrier: everything it sent before belongs to snapshot {@code id}, everything after
+     * does not. A shard snapshots once it has the barrier of every live producer.
+     *
+     * @param producer the producer's input index at this shard
+     * @param id       the snapshot id
+     */
+    record Barrier(int producer, long id) implements ShardRecord {
+    }
 }
