@@ -127,6 +127,20 @@ class LiveSnapshotTest {
         }
     }
 
+    @Test
+    void producersDisagreeingOnTheSnapshotIdIsAClearError() {
+        CepEngine<Ev> engine = engine(1, false, new ArrayList<>());
+        engine.onSnapshot(bytes -> { });
+        Producer<Ev> p0 = engine.newProducer();
+        Producer<Ev> p1 = engine.newProducer();
+        CepTestHarness<Ev> h = CepTestHarness.start(engine);
+        p0.checkpoint(1);
+        p1.checkpoint(2);
+        IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                h::runUntilIdle);
+        assertTrue(e.getMessage().contains("same ids"), e.getMessage());
+    }
+
     /** Real threads, two shards: the restored engine plus the first one's output is the uninterrupted output. */
     @Test
     void aRunningEngineSnapshotsAndAFreshOneContinues() throws Exception {

@@ -285,6 +285,10 @@ public final class CepShard<T> implements Agent, Consumer<ShardRecord> {
             if (aligned.length < valve.inputCount()) {
                 aligned = new boolean[valve.inputCount()];
             }
+        } else if (b.id() != barrier) {
+            throw new IllegalStateException("shard " + index + " is aligning snapshot " + barrier + " but producer "
+                    + b.producer() + " sent barrier " + b.id() + ": every producer must checkpoint the same ids in"
+                    + " the same order, one snapshot at a time");
         }
         aligned[b.producer()] = true;
         alignedCount++;
