@@ -23,6 +23,7 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import io.cepheus.nfa.testing.PropertySeeds;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,7 +32,7 @@ import org.junit.jupiter.api.Test;
  */
 class EngineSnapshotTest {
 
-    private static final long SEED = Long.getLong("cepheus.seed", 0x5AA95L);
+    private static final long SEED = PropertySeeds.seed(0x5AA95L);
 
     record Ev(int key, char kind, long ts) {
     }
@@ -94,13 +95,11 @@ class EngineSnapshotTest {
 
     @Test
     void restoringAtAnyCutGivesTheUninterruptedOutput() {
-        try {
+        PropertySeeds.reportingSeed(SEED, "runtime", "EngineSnapshotTest", () -> {
             qt().withFixedSeed(SEED).withExamples(300)
                     .forAll(lists().of(integers().between(0, 66)).ofSizeBetween(0, 60), integers().between(0, 60))
                     .checkAssert((script, rawCut) -> check(script, Math.min(rawCut, script.size())));
-        } catch (AssertionError e) {
-            throw new AssertionError("failed with cepheus.seed=" + SEED + ": " + e.getMessage(), e);
-        }
+        });
     }
 
     private static void check(List<Integer> script, int cut) {

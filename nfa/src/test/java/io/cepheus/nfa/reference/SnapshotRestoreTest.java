@@ -27,6 +27,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import io.cepheus.nfa.testing.PropertySeeds;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,7 +36,7 @@ import org.junit.jupiter.api.Test;
  */
 class SnapshotRestoreTest {
 
-    private static final long SEED = Long.getLong("cepheus.seed", 0x5EED_CE9E05L);
+    private static final long SEED = PropertySeeds.seed(0x5EED_CE9E05L);
 
     static final EventCodec<RefEvent> CODEC = new EventCodec<>() {
         @Override
@@ -112,16 +113,14 @@ class SnapshotRestoreTest {
 
     @Test
     void restoringAtAnyCutGivesTheUninterruptedOutput() {
-        try {
+        PropertySeeds.reportingSeed(SEED, "nfa", "SnapshotRestoreTest", () -> {
             qt().withFixedSeed(SEED).withExamples(1500)
                     .forAll(ScenarioGenerators.scenarios(), integers().between(0, ScenarioGenerators.MAX_EVENTS))
                     .checkAssert((scenario, rawCut) -> check(scenario, Math.min(rawCut, scenario.events().size())));
             qt().withFixedSeed(SEED + 1).withExamples(1500)
                     .forAll(ScenarioGenerators.scenariosWithWindow(), integers().between(0, ScenarioGenerators.MAX_EVENTS))
                     .checkAssert((scenario, rawCut) -> check(scenario, Math.min(rawCut, scenario.events().size())));
-        } catch (AssertionError e) {
-            throw new AssertionError("failed with cepheus.seed=" + SEED + ": " + e.getMessage(), e);
-        }
+        });
     }
 
     private static void check(Scenario scenario, int cut) {

@@ -8,11 +8,12 @@ import static org.quicktheories.generators.SourceDSL.lists;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import io.cepheus.nfa.testing.PropertySeeds;
 import org.junit.jupiter.api.Test;
 
 class EventTimeBufferTest {
 
-    private static final long SEED = Long.getLong("cepheus.seed", 0xB0FFE2L);
+    private static final long SEED = PropertySeeds.seed(0xB0FFE2L);
 
     private record Ev(int key, long ts, int n) {
     }
@@ -48,40 +49,34 @@ class EventTimeBufferTest {
     /** Against a stable sort of everything added, with random watermarks in between. */
     @Test
     void releasesExactlyWhatAStableSortWould() {
-        try {
+        PropertySeeds.reportingSeed(SEED, "runtime", "EventTimeBufferTest", () -> {
             qt().withFixedSeed(SEED).withExamples(2000)
                     .forAll(lists().of(integers().between(-3, 40)).ofSizeBetween(0, 80))
                     .checkAssert(EventTimeBufferTest::checkAgainstStableSort);
-        } catch (AssertionError e) {
-            throw new AssertionError("failed with cepheus.seed=" + SEED + ": " + e.getMessage(), e);
-        }
+        });
     }
 
     /** As above, with a tie-breaking comparator (odd arrival numbers first among equal timestamps). */
     @Test
     void releasesWhatAStableSortWithTheComparatorWould() {
-        try {
+        PropertySeeds.reportingSeed(SEED, "runtime", "EventTimeBufferTest", () -> {
             qt().withFixedSeed(SEED + 1).withExamples(2000)
                     .forAll(lists().of(integers().between(-3, 40)).ofSizeBetween(0, 80))
                     .checkAssert(script -> check(script, ODD_FIRST, false));
-        } catch (AssertionError e) {
-            throw new AssertionError("failed with cepheus.seed=" + SEED + ": " + e.getMessage(), e);
-        }
+        });
     }
 
     /** Mostly in-order arrivals (the run's fast path) with a few stragglers, with and without comparator. */
     @Test
     void mostlyInOrderStreamsAreReleasedCorrectly() {
-        try {
+        PropertySeeds.reportingSeed(SEED, "runtime", "EventTimeBufferTest", () -> {
             qt().withFixedSeed(SEED + 2).withExamples(2000)
                     .forAll(lists().of(integers().between(-3, 40)).ofSizeBetween(0, 120))
                     .checkAssert(script -> {
                         check(script, null, true);
                         check(script, ODD_FIRST, true);
                     });
-        } catch (AssertionError e) {
-            throw new AssertionError("failed with cepheus.seed=" + SEED + ": " + e.getMessage(), e);
-        }
+        });
     }
 
     private static final Comparator<Ev> ODD_FIRST = Comparator.comparingInt(e -> e.n() % 2 == 1 ? 0 : 1);

@@ -222,16 +222,10 @@ class TimerServicePropertyTest {
     }
 
     private static long seed() {
-        return Long.getLong("cepheus.seed", DEFAULT_SEED);
+        return io.cepheus.nfa.testing.PropertySeeds.seed(DEFAULT_SEED);
     }
 
-    /** Runs a QuickTheories check and puts the seed and how to rerun it at the top of any failure. */
     private static void withSeedInFailure(long seed, Runnable check) {
-        try {
-            check.run();
-        } catch (AssertionError | RuntimeException e) {
-            throw new AssertionError("property failed with cepheus.seed=" + seed + " (rerun: mvn -pl runtime test"
-                    + " -Dtest=TimerServicePropertyTest -Dcepheus.seed=" + seed + ")\n" + e.getMessage(), e);
-        }
+        io.cepheus.nfa.testing.PropertySeeds.reportingSeed(seed, "runtime", "TimerServicePropertyTest", check);
     }
 }
