@@ -1,5 +1,6 @@
 package io.cepheus.benchmarks;
 
+import io.cepheus.examples.workloads.*;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

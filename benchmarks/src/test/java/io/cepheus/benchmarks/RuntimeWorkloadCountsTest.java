@@ -1,5 +1,6 @@
 package io.cepheus.benchmarks;
 
+import io.cepheus.examples.workloads.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -18,7 +19,7 @@ class RuntimeWorkloadCountsTest {
     @ParameterizedTest(name = "{0} through {1} shard(s)")
     @CsvSource({"W1, 1", "W1, 2", "W2, 1", "W2, 2", "W3, 1", "W3, 2", "W4, 1", "W4, 2"})
     void countsAndChecksumAreThoseOfWorkloadsMd(Workload workload, int shards) {
-        RunResult result = RuntimeWorkloadRunner.forWorkload(workload, shards).run(TestStreams.of(workload));
+        RunResult result = RuntimeWorkloadRunner.forWorkload(workload, shards).run(WorkloadGenerator.generate(workload));
 
         assertAgreesWithWorkloadsMd(workload + " through " + shards + " shard(s)", workload, result);
     }
@@ -33,7 +34,7 @@ class RuntimeWorkloadCountsTest {
         Workload workload = Workload.W1;
 
         PacedRun run = RuntimeWorkloadRunner.forWorkload(workload, 2)
-                .runPaced(TestStreams.of(workload), 1_000_000_000L);
+                .runPaced(WorkloadGenerator.generate(workload), 1_000_000_000L);
 
         assertAgreesWithWorkloadsMd("paced W1 through 2 shards", workload, run.result());
         assertEquals(workload.expectedMatches(), run.latencyNanos().length, "one latency per match");

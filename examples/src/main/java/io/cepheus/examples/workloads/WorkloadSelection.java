@@ -1,4 +1,4 @@
-package io.cepheus.benchmarks;
+package io.cepheus.examples.workloads;
 
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -6,12 +6,12 @@ import java.util.List;
 import java.util.Locale;
 
 /** Parses the workload names given on a command line ({@code W1 W3}, {@code w4}); none means all four. */
-final class WorkloadSelection {
+public final class WorkloadSelection {
 
     private WorkloadSelection() {
     }
 
-    static List<Workload> parse(List<String> names) {
+    public static List<Workload> parse(List<String> names) {
         if (names.isEmpty()) {
             return List.of(Workload.values());
         }

@@ -1,4 +1,4 @@
-package io.cepheus.benchmarks;
+package io.cepheus.examples.workloads;
 
 import io.cepheus.nfa.Match;
 import io.cepheus.nfa.MatchSink;
@@ -9,7 +9,7 @@ import io.cepheus.nfa.MatchSink;
  * not counted it declines them ({@link #wantsTimeouts()}), as a Flink job without a timeout handler does,
  * so timed-out partial matches are not materialised.
  */
-final class CountingSink implements MatchSink<BenchEvent> {
+public final class CountingSink implements MatchSink<BenchEvent> {
 
     private final boolean wantsTimeouts;
     private long matches;
@@ -22,7 +22,7 @@ final class CountingSink implements MatchSink<BenchEvent> {
         checksum += MatchChecksum.mix(match.firstTimestamp(), match.lastTimestamp());
     }
 
-    CountingSink(boolean wantsTimeouts) {
+    public CountingSink(boolean wantsTimeouts) {
         this.wantsTimeouts = wantsTimeouts;
     }
 
@@ -36,7 +36,7 @@ final class CountingSink implements MatchSink<BenchEvent> {
         timeouts++;
     }
 
-    RunResult result() {
+    public RunResult result() {
         return new RunResult(matches, timeouts, checksum);
     }
 }

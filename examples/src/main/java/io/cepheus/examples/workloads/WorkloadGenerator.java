@@ -1,4 +1,4 @@
-package io.cepheus.benchmarks;
+package io.cepheus.examples.workloads;
 
 import java.util.SplittableRandom;
 

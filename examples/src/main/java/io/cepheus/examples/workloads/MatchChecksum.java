@@ -1,4 +1,4 @@
-package io.cepheus.benchmarks;
+package io.cepheus.examples.workloads;
 
 /**
  * The order-independent match checksum of WORKLOADS.md: the wrapping sum over matches of

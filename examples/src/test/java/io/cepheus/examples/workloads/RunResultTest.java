@@ -1,4 +1,4 @@
-package io.cepheus.benchmarks;
+package io.cepheus.examples.workloads;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

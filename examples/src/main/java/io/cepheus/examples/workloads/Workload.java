@@ -1,4 +1,4 @@
-package io.cepheus.benchmarks;
+package io.cepheus.examples.workloads;
 
 /**
  * The four workloads of {@code shared/bench/WORKLOADS.md}: the stream parameters and the counts every correct
