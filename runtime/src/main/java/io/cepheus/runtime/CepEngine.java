@@ -50,7 +50,7 @@ import java.util.function.Supplier;
 public final class CepEngine<T> implements AutoCloseable {
 
     private final Builder<T> config;
-    private final List<PatternStream<T>> patterns = new ArrayList<>();
+    private final List<OperatorRegistration<T>> operators = new ArrayList<>();
     private final List<Producer<T>> producers = new ArrayList<>();
     private final List<CepShard<T>> shards = new ArrayList<>();
     private final ShardInbox<ShardRecord>[] inboxes;
@@ -187,8 +187,9 @@ public final class CepEngine<T> implements AutoCloseable {
     /** Builds every shard's operators; the engine runs from here on (threads or a test harness). */
     void prepare() {
         checkNotStarted("start()");
-        if (patterns.isEmpty()) {
-            throw new IllegalStateException("no pattern registered: call keyBy(...).pattern(...) before start()");
+        if (operators.isEmpty()) {
+            throw new IllegalStateException("nothing registered: call keyBy(...).pattern(...) (or window(...),"
+                    + " a join) before start()");
         }
         if (producers.isEmpty()) {
             throw new IllegalStateException("no producer: call newProducer() before start()");
@@ -198,13 +199,8 @@ public final class CepEngine<T> implements AutoCloseable {
             if (config.eventCodec != null) {
                 shard.snapshots(this::snapshotPart, config.eventCodec, config.keyCodec);
             }
-            for (PatternStream<T> stream : patterns) {
-                CepOperator<T> operator = new CepOperator<>(stream.id(), stream.pattern(), config.nfaOptions,
-                        stream.tieBreaker(), shard.keys(), shard.timers(), stream.output(shard::watermark, config.clock));
-                if (stream.isProcessingTime()) {
-                    operator.inProcessingTime(config.clock);
-                }
-                shard.add(operator);
+            for (int id = 0; id < operators.size(); id++) {
+                shard.add(operators.get(id).factory().create(id, shard));
             }
         }
         started = true;
@@ -299,9 +295,53 @@ public final class CepEngine<T> implements AutoCloseable {
 
     PatternStream<T> register(CompiledPattern<T> pattern, java.util.Comparator<? super T> tieBreaker) {
         checkNotStarted("pattern()");
-        PatternStream<T> stream = new PatternStream<>(this, patterns.size(), pattern, tieBreaker);
-        patterns.add(stream);
+        PatternStream<T> stream = new PatternStream<>(this, operators.size(), pattern, tieBreaker);
+        register(String.join(",", pattern.stageNames()), (id, shard) -> {
+            CepOperator<T> operator = new CepOperator<>(id, stream.pattern(), config.nfaOptions,
+                    stream.tieBreaker(), shard.keys(), shard.timers(), stream.output(shard::watermark, config.clock));
+            if (stream.isProcessingTime()) {
+                operator.inProcessingTime(config.clock);
+            }
+            return operator;
+        });
         return stream;
+    }
+
+    /**
+     * Registers an operator that every shard runs (patterns, windows, joins).
+     *
+     * @param description identifies the operator in snapshots: a restore checks it matches
+     * @param factory     creates the operator of one shard, on the thread that starts the engine
+     * @return the operator's id, its position on every shard
+     */
+    int register(String description, OperatorFactory<T> factory) {
+        checkNotStarted("registering an operator");
+        operators.add(new OperatorRegistration<>(description, factory));
+        return operators.size() - 1;
+    }
+
+    /** Creates one shard's instance of a registered operator. */
+    @FunctionalInterface
+    interface OperatorFactory<T> {
+        /**
+         * @param operatorId the operator's id (its position on the shard; the operator part of its timers)
+         * @param shard      the shard, for its key dictionary, timer service and watermark
+         */
+        io.cepheus.runtime.internal.shard.ShardOperator<T> create(int operatorId, CepShard<T> shard);
+    }
+
+    /** A registered operator: what a snapshot calls it, and how each shard makes its instance. */
+    record OperatorRegistration<T>(String description, OperatorFactory<T> factory) {
+    }
+
+    /** @return the operators registered so far, in id order */
+    List<OperatorRegistration<T>> operatorList() {
+        return operators;
+    }
+
+    /** @return the engine's settings */
+    Builder<T> config() {
+        return config;
     }
 
     void checkNotStarted(String call) {
@@ -336,10 +376,6 @@ public final class CepEngine<T> implements AutoCloseable {
 
     List<CepShard<T>> shardList() {
         return shards;
-    }
-
-    List<PatternStream<T>> patternList() {
-        return patterns;
     }
 
     ShardInbox<ShardRecord>[] inboxes() {

@@ -41,9 +41,9 @@ final class SnapshotFormat {
         out.writeInt(MAGIC);
         out.writeInt(VERSION);
         out.writeInt(engine.shardCount());
-        out.writeInt(engine.patternList().size());
-        for (PatternStream<T> p : engine.patternList()) {
-            out.writeUTF(String.join(",", p.pattern().stageNames()));
+        out.writeInt(engine.operatorList().size());
+        for (CepEngine.OperatorRegistration<T> op : engine.operatorList()) {
+            out.writeUTF(op.description());
         }
     }
 
@@ -63,15 +63,16 @@ final class SnapshotFormat {
             throw new IOException("the snapshot has " + shards + " shards, this engine " + engine.shardCount()
                     + ": keys would land on other shards");
         }
-        int patterns = in.readInt();
-        if (patterns != engine.patternList().size()) {
-            throw new IOException("the snapshot has " + patterns + " patterns, this engine "
-                    + engine.patternList().size());
+        int operators = in.readInt();
+        if (operators != engine.operatorList().size()) {
+            throw new IOException("the snapshot has " + operators + " operators (patterns, windows, joins), this"
+                    + " engine " + engine.operatorList().size());
         }
-        for (PatternStream<T> p : engine.patternList()) {
-            String stages = in.readUTF();
-            if (!stages.equals(String.join(",", p.pattern().stageNames()))) {
-                throw new IOException("pattern " + p.id() + " differs: snapshot stages " + stages);
+        for (int id = 0; id < operators; id++) {
+            String description = in.readUTF();
+            if (!description.equals(engine.operatorList().get(id).description())) {
+                throw new IOException("operator " + id + " differs: the snapshot has " + description
+                        + ", this engine " + engine.operatorList().get(id).description());
             }
         }
         List<CepShard<T>> list = engine.shardList();

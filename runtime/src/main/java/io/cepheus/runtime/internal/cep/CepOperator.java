@@ -33,7 +33,7 @@ import java.util.Comparator;
  *
  * @param <T> the event type
  */
-public final class CepOperator<T> {
+public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.ShardOperator<T> {
 
     /** Where the operator's results go; called on the shard thread. */
     public interface Output<T> {
@@ -60,14 +60,9 @@ public final class CepOperator<T> {
         }
     }
 
-    /** Decides whether a key that this operator no longer needs can be forgotten by the shard. */
-    @FunctionalInterface
-    public interface KeyRelease {
-        /** Called on the shard thread when the operator holds nothing more for the key id. */
-        void idle(int keyId);
-    }
-
-    private final long operatorId;
+    private final int operatorId;
+    /** The namespace of this operator's timers in the shared timer service. */
+    private final long timerNamespace;
     private final io.cepheus.runtime.internal.timer.TimerHandler timerHandler = this::onTimer;
     private KeyRelease keyRelease;
     private final NfaMatcher<T> matcher;
@@ -102,9 +97,10 @@ public final class CepOperator<T> {
      * @param timers     the shard's timer service
      * @param output     receives matches, timeouts and late events
      */
-    public CepOperator(long operatorId, CompiledPattern<T> pattern, NfaOptions options,
+    public CepOperator(int operatorId, CompiledPattern<T> pattern, NfaOptions options,
             Comparator<? super T> tieBreaker, KeyDictionary keys, TimerService timers, Output<T> output) {
         this.operatorId = operatorId;
+        this.timerNamespace = io.cepheus.runtime.internal.shard.TimerNamespace.of(operatorId, 0);
         this.matcher = pattern.newMatcher(options);
         this.keys = keys;
         this.timers = timers;
@@ -122,6 +118,7 @@ public final class CepOperator<T> {
      * Replaces how idle keys are released: a shard with several operators releases a key id only when none
      * of them holds anything for it. Setup, before events flow.
      */
+    @Override
     public void keyRelease(KeyRelease release) {
         this.keyRelease = java.util.Objects.requireNonNull(release, "release");
     }
@@ -136,12 +133,13 @@ public final class CepOperator<T> {
         this.processingClock = java.util.Objects.requireNonNull(clock, "clock");
     }
 
-    /** @return the id this operator's timers carry as their namespace */
-    public long operatorId() {
+    @Override
+    public int operatorId() {
         return operatorId;
     }
 
     /** @return whether this operator holds anything for the key id (partial matches, buffered events, timers) */
+    @Override
     public boolean holds(int keyId) {
         return (keyId < states.length && states[keyId] != null) || buffer.bufferedFor(keyId) > 0;
     }
@@ -153,6 +151,7 @@ public final class CepOperator<T> {
      * @param event     the event
      * @param timestamp its event time
      */
+    @Override
     public void processElement(Object key, T event, long timestamp) {
         if (processingClock != null) {
             processingTime = Math.max(processingTime, processingClock.millis());
@@ -196,6 +195,7 @@ public final class CepOperator<T> {
      *
      * @return false if the watermark does not advance this operator (then skip the rest)
      */
+    @Override
     public boolean beginWatermark(long newWatermark) {
         if (processingClock != null || newWatermark <= watermark) {
             return false;
@@ -219,6 +219,11 @@ public final class CepOperator<T> {
      * @param id  the key id
      * @param now the current processing time
      */
+    @Override
+    public void onProcessingTimer(int id, long namespace, long timestamp, long now) {
+        onProcessingTime(id, now);
+    }
+
     public void onProcessingTime(int id, long now) {
         if (id >= states.length || states[id] == null) {
             return;
@@ -231,6 +236,7 @@ public final class CepOperator<T> {
     }
 
     /** Last half of a watermark: re-arms the timers of the keys that received events, frees idle keys. */
+    @Override
     public void endWatermark() {
         for (int i = 0; i < touchedCount; i++) {
             settle(touched[i]);
@@ -263,9 +269,10 @@ public final class CepOperator<T> {
      * @param namespace this operator's id
      * @param timestamp the timer's time
      */
+    @Override
     public void onTimer(int id, long namespace, long timestamp) {
-        if (namespace != operatorId) {
-            throw new IllegalStateException("timer of operator " + namespace + " handed to operator " + operatorId);
+        if (namespace != timerNamespace) {
+            throw new IllegalStateException("timer of namespace " + namespace + " handed to operator " + operatorId);
         }
         if (id >= states.length || states[id] == null) {
             return;
@@ -287,16 +294,16 @@ public final class CepOperator<T> {
             boolean eventTime = processingClock == null;
             if (timerAt[id] != Long.MAX_VALUE) {
                 if (eventTime) {
-                    timers.deleteEventTimeTimer(id, operatorId, timerAt[id]);
+                    timers.deleteEventTimeTimer(id, timerNamespace, timerAt[id]);
                 } else {
-                    timers.deleteProcessingTimeTimer(id, operatorId, timerAt[id]);
+                    timers.deleteProcessingTimeTimer(id, timerNamespace, timerAt[id]);
                 }
             }
             if (due != Long.MAX_VALUE) {
                 if (eventTime) {
-                    timers.registerEventTimeTimer(id, operatorId, due);
+                    timers.registerEventTimeTimer(id, timerNamespace, due);
                 } else {
-                    timers.registerProcessingTimeTimer(id, operatorId, due);
+                    timers.registerProcessingTimeTimer(id, timerNamespace, due);
                 }
             }
             timerAt[id] = due;
@@ -331,6 +338,7 @@ public final class CepOperator<T> {
      * Writes this operator's state (watermark, counters, every key's NFA state, the buffered events) for a
      * snapshot taken while the shard is between batches.
      */
+    @Override
     public void writeState(java.io.DataOutput out, io.cepheus.nfa.EventCodec<T> events,
             io.cepheus.nfa.EventCodec<Object> keyCodec) throws java.io.IOException {
         out.writeLong(watermark);
@@ -369,6 +377,7 @@ public final class CepOperator<T> {
     }
 
     /** Restores what {@link #writeState} wrote into this fresh operator, re-arming the keys' timers. */
+    @Override
     public void readState(java.io.DataInput in, io.cepheus.nfa.EventCodec<T> events,
             io.cepheus.nfa.EventCodec<Object> keyCodec) throws java.io.IOException {
         watermark = in.readLong();
@@ -401,37 +410,44 @@ public final class CepOperator<T> {
     }
 
     /** @return late events so far */
+    @Override
     public long lateEvents() {
         return lateEvents;
     }
 
     /** @return events a condition threw on, so far */
+    @Override
     public long deadLetters() {
         return deadLetters;
     }
 
     /** @return live partial matches over this operator's keys */
+    @Override
     public long partialMatches() {
         return matcher.livePartialMatches();
     }
 
     /** @return matches emitted so far */
+    @Override
     public long matches() {
         return matches;
     }
 
     /** @return timeouts so far (counted whether or not a timeout handler is set) */
+    @Override
     public long timeouts() {
         return restoredTimeouts + matcher.timeoutsEmitted();
     }
 
     /** @return events waiting for the watermark */
-    public int bufferedEvents() {
+    @Override
+    public long bufferedEvents() {
         return buffer.size();
     }
 
     /** @return shared-buffer entries held by this operator's partial matches */
-    public int bufferedEntries() {
+    @Override
+    public long bufferedEntries() {
         return matcher.bufferedEntries();
     }
 

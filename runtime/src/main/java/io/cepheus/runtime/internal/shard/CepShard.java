@@ -1,7 +1,6 @@
 package io.cepheus.runtime.internal.shard;
 
 import io.cepheus.runtime.agent.Agent;
-import io.cepheus.runtime.internal.cep.CepOperator;
 import io.cepheus.runtime.internal.cep.KeyDictionary;
 import io.cepheus.runtime.internal.queue.ShardInbox;
 import io.cepheus.runtime.internal.time.WatermarkValve;
@@ -15,8 +14,8 @@ import java.util.function.Consumer;
 
 /**
  * One shard of the engine, as an {@link Agent}: each duty cycle drains a batch of records from its inbox
- * and applies them in order to the CEP operators registered on it. The shard's watermark is the minimum
- * over its producers' watermarks ({@link WatermarkValve}, idle producers excluded), applied the moment it
+ * and applies them in order to the operators registered on it (CEP patterns, windows, joins). The shard's
+ * watermark is the minimum over its producers' watermarks ({@link WatermarkValve}, idle producers excluded), applied the moment it
  * advances so an event behind it in the queue is judged against it.
  *
  * <p>Owned by one thread: the shard's worker in production, the caller's through an
@@ -33,11 +32,12 @@ public final class CepShard<T> implements Agent, Consumer<ShardRecord> {
     private final KeyDictionary keys = new KeyDictionary();
     private final TimerService timers = new TimerService();
     private final WatermarkValve valve = new WatermarkValve();
-    private final List<CepOperator<T>> operators = new ArrayList<>();
+    private final List<ShardOperator<T>> operators = new ArrayList<>();
     private final TimerHandler timerDispatch = (key, namespace, timestamp) ->
-            operators.get((int) namespace).onTimer(key, namespace, timestamp);
+            operators.get(TimerNamespace.operatorOf(namespace)).onTimer(key, namespace, timestamp);
     private final TimerHandler processingTimeDispatch = (key, namespace, timestamp) ->
-            operators.get((int) namespace).onProcessingTime(key, timers.currentProcessingTime());
+            operators.get(TimerNamespace.operatorOf(namespace)).onProcessingTimer(key, namespace, timestamp,
+                    timers.currentProcessingTime());
     private io.cepheus.runtime.time.Clock clock;
     private long events;
     private long watermark = Long.MIN_VALUE;
@@ -99,7 +99,7 @@ public final class CepShard<T> implements Agent, Consumer<ShardRecord> {
      * Registers an operator (setup, before the shard runs). Its id must equal its position (0, 1, 2 ...):
      * the shard hands each fired timer to the operator whose id is the timer's namespace.
      */
-    public void add(CepOperator<T> operator) {
+    public void add(ShardOperator<T> operator) {
         if (operator.operatorId() != operators.size()) {
             throw new IllegalArgumentException("operator id " + operator.operatorId() + " must be "
                     + operators.size() + ", its position on the shard");
@@ -175,7 +175,8 @@ public final class CepShard<T> implements Agent, Consumer<ShardRecord> {
         long buffered = 0;
         long entries = 0;
         for (int i = 0; i < operators.size(); i++) {
-            CepOperator<T> op = operators.get(i);
+            ShardOperator<T> op = operators.get(i);
+            op.endOfBatch();
             late += op.lateEvents();
             dead += op.deadLetters();
             matches += op.matches();
@@ -359,7 +360,7 @@ public final class CepShard<T> implements Agent, Consumer<ShardRecord> {
             out.writeBoolean(valve.isIdle(i));
         }
         out.writeInt(operators.size());
-        for (CepOperator<T> op : operators) {
+        for (ShardOperator<T> op : operators) {
             op.writeState(out, eventCodec, keyCodec);
         }
     }
@@ -390,7 +391,7 @@ public final class CepShard<T> implements Agent, Consumer<ShardRecord> {
         if (ops != operators.size()) {
             throw new java.io.IOException("the snapshot has " + ops + " patterns, this engine " + operators.size());
         }
-        for (CepOperator<T> op : operators) {
+        for (ShardOperator<T> op : operators) {
             op.readState(in, eventCodec, keyCodec);
         }
         publish();
