@@ -1,0 +1,113 @@
+package io.cepheus.runtime.conformance.windows;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.cepheus.nfa.conformance.LineDiff;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Every window and join conformance case ({@code ../shared/conformance-windows}, or
+ * {@code -Dcepheus.windows.conformance.dir=PATH}) through the real engine, compared with what Apache Flink's
+ * operators emit; prints a diff per failing case and the closing line
+ * {@code window conformance: N passed, M failed}.
+ */
+class WindowConformanceTest {
+
+    /** The system property naming another case directory. */
+    static final String DIR_PROPERTY = "cepheus.windows.conformance.dir";
+
+    private static int passed;
+    private static int failed;
+
+    /** One runner per case kind. */
+    private static Map<String, CaseRunner> runners() {
+        return Map.of();
+    }
+
+    @TestFactory
+    Stream<DynamicTest> everyCaseFile() throws IOException {
+        Path dir = directory();
+        List<Path> files;
+        try (Stream<Path> list = Files.list(dir)) {
+            files = list.filter(p -> p.getFileName().toString().endsWith(".case")).sorted().toList();
+        }
+        assertTrue(!files.isEmpty(), "no *.case files in window conformance directory " + dir);
+        System.out.println("window conformance: running " + files.size() + " case files from " + dir);
+        Map<String, CaseRunner> runners = runners();
+        return files.stream().map(file -> DynamicTest.dynamicTest(file.getFileName().toString(),
+                () -> runFile(file, runners)));
+    }
+
+    private static void runFile(Path file, Map<String, CaseRunner> runners) throws IOException {
+        String name = file.getFileName().toString();
+        List<WindowCase> cases = WindowCaseParser.parse(Files.readString(file), name);
+        Path expectedFile = file.resolveSibling(name.substring(0, name.length() - ".case".length()) + ".expected");
+        Map<String, List<String>> expected =
+                ExpectedWindowOutput.parse(Files.readString(expectedFile), expectedFile.getFileName().toString());
+        List<String> failures = new ArrayList<>();
+        for (WindowCase c : cases) {
+            String verdict = verdict(c, expected.get(c.name()), runners.get(c.kind()));
+            if (verdict.isEmpty()) {
+                passed++;
+            } else {
+                failed++;
+                failures.add(c.name());
+                System.out.println("FAIL " + name + " / " + c.name() + "\n" + verdict);
+            }
+        }
+        assertTrue(failures.isEmpty(), "failing cases in " + name + ": " + failures);
+    }
+
+    /** @return the empty string if the case passes, else what is wrong (a diff) */
+    private static String verdict(WindowCase c, List<String> expected, CaseRunner runner) {
+        if (expected == null) {
+            return "no '== " + c.name() + "' section in the .expected file";
+        }
+        if (runner == null) {
+            return "no runner for kind '" + c.kind() + "'";
+        }
+        List<List<String>> actual;
+        try {
+            actual = runner.run(c);
+        } catch (RuntimeException e) {
+            return "the engine threw " + e;
+        }
+        List<List<String>> both = WindowOutputComparator.normalise(c, expected, actual);
+        return LineDiff.unified("expected (Flink)", "actual (Cepheus)", both.get(0), both.get(1), String::equals);
+    }
+
+    private static Path directory() {
+        String explicit = System.getProperty(DIR_PROPERTY);
+        if (explicit != null && !explicit.isBlank()) {
+            return Path.of(explicit.trim()).toAbsolutePath().normalize();
+        }
+        String shared = System.getProperty("cepheus.shared.dir");
+        List<Path> candidates = new ArrayList<>();
+        if (shared != null && !shared.isBlank()) {
+            candidates.add(Path.of(shared.trim()).resolve("conformance-windows"));
+        }
+        candidates.add(Path.of("../shared/conformance-windows"));
+        candidates.add(Path.of("../../shared/conformance-windows"));
+        for (Path p : candidates) {
+            if (Files.isDirectory(p)) {
+                return p.toAbsolutePath().normalize();
+            }
+        }
+        throw new IllegalStateException("no window conformance directory; tried " + candidates
+                + " (set -D" + DIR_PROPERTY + "=PATH)");
+    }
+
+    @AfterAll
+    static void summary() {
+        System.out.println("window conformance: " + passed + " passed, " + failed + " failed");
+    }
+}
