@@ -40,4 +40,25 @@ class KeyDictionaryTest {
         IllegalArgumentException iae = assertThrows(IllegalArgumentException.class, () -> d.keyOf(7));
         assertTrue(iae.getMessage().contains("7"));
     }
+
+    @Test
+    void numericKeysKeepJavasEqualityAcrossTheirPrimitiveMaps() {
+        KeyDictionary d = new KeyDictionary();
+        int intOne = d.idOf(1);
+        int longOne = d.idOf(1L);
+        int stringOne = d.idOf("1");
+        assertEquals(3, java.util.Set.of(intOne, longOne, stringOne).size(), "1, 1L and \"1\" are different keys");
+        assertEquals(intOne, d.idOf(Integer.valueOf(1000).intValue() - 999), "an equal Integer finds the same id");
+        assertEquals(1L, d.keyOf(longOne));
+        d.release(intOne);
+        assertEquals(2, d.size());
+        assertEquals(longOne, d.idOf(1L), "releasing Integer 1 leaves Long 1");
+        int again = d.idOf(1);
+        assertEquals(Integer.valueOf(1), d.keyOf(again));
+        for (int i = 0; i < 100_000; i++) {
+            d.release(d.idOf((long) i + 10));
+            d.release(d.idOf(i + 10));
+        }
+        assertEquals(3, d.size());
+    }
 }
