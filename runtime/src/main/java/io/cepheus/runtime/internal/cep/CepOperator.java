@@ -279,6 +279,13 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
         }
         timerAt[id] = Long.MAX_VALUE; // this timer has fired
         if (touchedStamp[id] != watermarkRound) {
+            long due = states[id].expiryTime();
+            if (due != Long.MAX_VALUE && due > timestamp) {
+                // an early timer kept by settle(): move it to the real expiry; if that is within this watermark
+                // it fires later in this same advance, in timestamp order with the other keys' timers
+                moveTimer(id, Long.MAX_VALUE, due);
+                return;
+            }
             emitter.set(id, watermark);
             matcher.advanceTime(states[id], watermark, emitter);
             settle(id);
@@ -290,29 +297,38 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
     private void settle(int id) {
         NfaState state = states[id];
         long due = state.expiryTime();
-        if (timerAt[id] != due) {
-            boolean eventTime = processingClock == null;
-            if (timerAt[id] != Long.MAX_VALUE) {
-                if (eventTime) {
-                    timers.deleteEventTimeTimer(id, timerNamespace, timerAt[id]);
-                } else {
-                    timers.deleteProcessingTimeTimer(id, timerNamespace, timerAt[id]);
-                }
-            }
-            if (due != Long.MAX_VALUE) {
-                if (eventTime) {
-                    timers.registerEventTimeTimer(id, timerNamespace, due);
-                } else {
-                    timers.registerProcessingTimeTimer(id, timerNamespace, due);
-                }
-            }
-            timerAt[id] = due;
+        long at = timerAt[id];
+        // A later expiry keeps the earlier timer (it fires early and moves itself, see onTimer): matching moves
+        // a key's expiry forward on most events, and a heap delete plus insert per event cost more than an
+        // occasional early firing. An earlier expiry, or none, moves the timer at once.
+        boolean keepEarlierTimer = at != Long.MAX_VALUE && due != Long.MAX_VALUE && due > at;
+        if (at != due && !keepEarlierTimer) {
+            moveTimer(id, at, due);
         }
         if (state.isEmpty() && buffer.bufferedFor(id) == 0 && timerAt[id] == Long.MAX_VALUE) {
             states[id] = null;
             matcher.release(state); // recycled for the next new key: no allocation per short-lived key
             keyRelease.idle(id);
         }
+    }
+
+    private void moveTimer(int id, long from, long to) {
+        boolean eventTime = processingClock == null;
+        if (from != Long.MAX_VALUE) {
+            if (eventTime) {
+                timers.deleteEventTimeTimer(id, timerNamespace, from);
+            } else {
+                timers.deleteProcessingTimeTimer(id, timerNamespace, from);
+            }
+        }
+        if (to != Long.MAX_VALUE) {
+            if (eventTime) {
+                timers.registerEventTimeTimer(id, timerNamespace, to);
+            } else {
+                timers.registerProcessingTimeTimer(id, timerNamespace, to);
+            }
+        }
+        timerAt[id] = to;
     }
 
     private NfaState stateOf(int id) {

@@ -23,6 +23,13 @@ public final class KeyDictionary {
     private final IntIntHashMap intIds = new IntIntHashMap();
     private final LongIntHashMap longIds = new LongIntHashMap();
     private Object[] keys = new Object[64];
+    /** Per id, which map holds the key, so a release need not load the key object (a cache miss). */
+    private byte[] kinds = new byte[64];
+    /** Per id, the value of an Integer or Long key. */
+    private long[] values = new long[64];
+    private static final byte OBJECT = 0;
+    private static final byte INT = 1;
+    private static final byte LONG = 2;
     private int[] freeIds = new int[16];
     private int freeCount;
     private int nextId;
@@ -38,7 +45,7 @@ public final class KeyDictionary {
             if (intIds.indexExists(slot)) {
                 return intIds.indexGet(slot);
             }
-            int id = newId(key);
+            int id = newId(key, INT, value);
             intIds.indexInsert(slot, value, id);
             return id;
         }
@@ -48,7 +55,7 @@ public final class KeyDictionary {
             if (longIds.indexExists(slot)) {
                 return longIds.indexGet(slot);
             }
-            int id = newId(key);
+            int id = newId(key, LONG, value);
             longIds.indexInsert(slot, value, id);
             return id;
         }
@@ -57,17 +64,22 @@ public final class KeyDictionary {
         if (ids.indexExists(slot)) {
             return ids.indexGet(slot);
         }
-        int id = newId(key);
+        int id = newId(key, OBJECT, 0);
         ids.indexInsert(slot, key, id);
         return id;
     }
 
-    private int newId(Object key) {
+    private int newId(Object key, byte kind, long value) {
         int id = freeCount > 0 ? freeIds[--freeCount] : nextId++;
         if (id >= keys.length) {
-            keys = Arrays.copyOf(keys, Math.max(keys.length * 2, id + 1));
+            int n = Math.max(keys.length * 2, id + 1);
+            keys = Arrays.copyOf(keys, n);
+            kinds = Arrays.copyOf(kinds, n);
+            values = Arrays.copyOf(values, n);
         }
         keys[id] = key;
+        kinds[id] = kind;
+        values[id] = value;
         return id;
     }
 
@@ -82,13 +94,13 @@ public final class KeyDictionary {
 
     /** Forgets a key whose state is empty; its id may be handed to another key. */
     public void release(int id) {
-        Object key = keyOf(id);
-        if (key instanceof Integer i) {
-            intIds.remove(i.intValue());
-        } else if (key instanceof Long l) {
-            longIds.remove(l.longValue());
-        } else {
-            ids.remove(key);
+        if (id < 0 || id >= keys.length || keys[id] == null) {
+            throw new IllegalArgumentException("key id " + id + " is not in use");
+        }
+        switch (kinds[id]) {
+            case INT -> intIds.remove((int) values[id]);
+            case LONG -> longIds.remove(values[id]);
+            default -> ids.remove(keys[id]);
         }
         keys[id] = null;
         if (freeCount == freeIds.length) {

@@ -1,6 +1,5 @@
 package io.cepheus.runtime.internal.timer;
 
-import com.carrotsearch.hppc.IntIntHashMap;
 import java.util.Objects;
 
 /**
@@ -10,8 +9,8 @@ import java.util.Objects;
  *
  * <p>Design: two binary min-heaps with a hash index for O(log n) deletion and O(1) de-duplication, as Flink's
  * {@code HeapPriorityQueueSet}, stored in primitive arrays ({@link TimerQueue}) so that registering, deleting and
- * firing allocate nothing once the arrays have grown to the shard's peak; plus an hppc {@link IntIntHashMap} of
- * pending timers per key, so the shard can free a key's state once nothing is pending for it. A heap rather
+ * firing allocate nothing once the arrays have grown to the shard's peak; plus a count of
+ * pending timers per dense key id, so the shard can free a key's state once nothing is pending for it. A heap rather
  * than a hashed timer wheel (Agrona's {@code DeadlineTimerWheel}) because event time is not a clock that ticks:
  * the watermark jumps by arbitrary amounts, timers lie anywhere from {@code Long.MIN_VALUE} to
  * {@code Long.MAX_VALUE} (window cleanup at end of time), and firing must be exactly in timestamp order.
@@ -53,7 +52,9 @@ public final class TimerService {
     private final TimerQueue eventTimeTimers;
     private final TimerQueue processingTimeTimers;
     /** Pending timers (both domains) per key id; a key with none has no entry. */
-    private final IntIntHashMap timersPerKey;
+    /** Pending timers per dense key id (ids are dense, so an array beats a hash map). */
+    private int[] timersPerKey = new int[64];
+    private int keysWithTimers;
 
     private long currentWatermark = Long.MIN_VALUE;
     private long currentProcessingTime = Long.MIN_VALUE;
@@ -76,7 +77,6 @@ public final class TimerService {
     public TimerService(int expectedTimers) {
         this.eventTimeTimers = new TimerQueue(expectedTimers);
         this.processingTimeTimers = new TimerQueue(expectedTimers);
-        this.timersPerKey = new IntIntHashMap(Math.min(expectedTimers, 1 << 20));
     }
 
     // ---------------------------------------------------------------- event time
@@ -209,17 +209,17 @@ public final class TimerService {
 
     /** Number of pending timers of both domains for {@code key}; 0 once they have all fired or been deleted. */
     public int timersOf(int key) {
-        return timersPerKey.getOrDefault(key, 0);
+        return key >= 0 && key < timersPerKey.length ? timersPerKey[key] : 0;
     }
 
     /** Whether any timer of either domain is pending for {@code key}. */
     public boolean hasTimers(int key) {
-        return timersPerKey.containsKey(key);
+        return key >= 0 && key < timersPerKey.length && timersPerKey[key] != 0;
     }
 
     /** Number of distinct keys with at least one pending timer. */
     public int keysWithTimers() {
-        return timersPerKey.size();
+        return keysWithTimers;
     }
 
     // ---------------------------------------------------------------- snapshot support
@@ -249,7 +249,12 @@ public final class TimerService {
         if (!queue.add(key, namespace, timestamp)) {
             return false;
         }
-        timersPerKey.addTo(key, 1);
+        if (key >= timersPerKey.length) {
+            timersPerKey = java.util.Arrays.copyOf(timersPerKey, Math.max(timersPerKey.length * 2, key + 1));
+        }
+        if (timersPerKey[key]++ == 0) {
+            keysWithTimers++;
+        }
         return true;
     }
 
@@ -282,12 +287,8 @@ public final class TimerService {
     }
 
     private void decrementTimersOf(int key) {
-        int slot = timersPerKey.indexOf(key);
-        int left = timersPerKey.indexGet(slot) - 1;
-        if (left == 0) {
-            timersPerKey.indexRemove(slot);
-        } else {
-            timersPerKey.indexReplace(slot, left);
+        if (--timersPerKey[key] == 0) {
+            keysWithTimers--;
         }
     }
 
