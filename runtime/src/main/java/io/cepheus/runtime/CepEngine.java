@@ -194,8 +194,16 @@ public final class CepEngine<T> implements AutoCloseable {
         if (producers.isEmpty()) {
             throw new IllegalStateException("no producer: call newProducer() before start()");
         }
+        long now = config.clock.millis();
+        java.util.concurrent.atomic.AtomicLong[] producerActivity = new java.util.concurrent.atomic.AtomicLong[producers.size()];
+        for (int p = 0; p < producers.size(); p++) {
+            producerActivity[p] = producers.get(p).lastActive();
+            producerActivity[p].set(now); // silence is measured from the start
+        }
         for (CepShard<T> shard : shards) {
             shard.processingTimeClock(config.clock);
+            config.watermarks.idleTimeout().ifPresent(
+                    timeout -> shard.silentProducerTimeout(producerActivity, Math.max(1, saturatedMillis(timeout))));
             if (config.eventCodec != null) {
                 shard.snapshots(this::snapshotPart, config.eventCodec, config.keyCodec);
             }
@@ -380,6 +388,14 @@ public final class CepEngine<T> implements AutoCloseable {
 
     ShardInbox<ShardRecord>[] inboxes() {
         return inboxes;
+    }
+
+    private static long saturatedMillis(Duration d) {
+        try {
+            return d.toMillis();
+        } catch (ArithmeticException tooLong) {
+            return Long.MAX_VALUE;
+        }
     }
 
     /** A key's shard: a stable spread of its hash code, so per-key order holds across runs. */

@@ -15,8 +15,11 @@ import java.util.function.Function;
  * it covers. A shard's watermark is the minimum over its sources; an idle source does not hold it back.
  *
  * <p>Periodic watermarks (Flink's auto-watermark interval) are emitted from {@link #send} when the interval
- * has passed on the engine's clock; a source that goes quiet should call {@link #tick()} now and then (or
- * {@link #close()}) so its watermark, or its idleness, still reaches the shards.
+ * has passed on the engine's clock; a source that goes quiet may call {@link #tick()} now and then (or
+ * {@link #close()}) so its watermark, or its idleness, still reaches the shards. With
+ * {@link io.cepheus.runtime.time.WatermarkStrategy#withIdleness idleness} configured, the shards also mark a
+ * source idle on their own once nothing has come from it for the timeout, so a silent source never holds the
+ * watermark back forever.
  *
  * <p>Not thread-safe: one producer per producing thread ({@link CepEngine#newProducer()}).
  *
@@ -38,6 +41,8 @@ public final class Producer<T> implements AutoCloseable {
     private final io.cepheus.runtime.agent.IdleStrategy backoff = io.cepheus.runtime.agent.IdleStrategy.backoff(
             ShardInbox.PUT_MAX_SPINS, ShardInbox.PUT_MAX_YIELDS, ShardInbox.PUT_MIN_PARK_NANOS,
             ShardInbox.PUT_MAX_PARK_NANOS);
+    /** The clock time of this source's latest send, for the shards' silence detection (written here only). */
+    private final java.util.concurrent.atomic.AtomicLong lastActive = new java.util.concurrent.atomic.AtomicLong();
     private long nextPeriodicEmit;
     private long lastWatermark = Long.MIN_VALUE;
     private boolean idle;
@@ -103,7 +108,11 @@ public final class Producer<T> implements AutoCloseable {
             return false;
         }
         generator.onEvent(event, ts, broadcast);
-        tick();
+        long now = clock.millis();
+        if (lastActive.getPlain() != now) {
+            lastActive.lazySet(now); // an ordered store, once per clock tick: shards read it to detect silence
+        }
+        emitPeriodic(now);
         return true;
     }
 
@@ -113,7 +122,10 @@ public final class Producer<T> implements AutoCloseable {
      */
     public void tick() {
         checkOpen();
-        long now = clock.millis();
+        emitPeriodic(clock.millis());
+    }
+
+    private void emitPeriodic(long now) {
         if (now >= nextPeriodicEmit) {
             generator.onPeriodicEmit(broadcast);
             nextPeriodicEmit = now + interval;
@@ -127,6 +139,7 @@ public final class Producer<T> implements AutoCloseable {
      */
     public void watermark(long watermark) {
         checkOpen();
+        lastActive.lazySet(clock.millis()); // a source that sends time is alive
         broadcast.emitWatermark(watermark);
     }
 
@@ -153,6 +166,11 @@ public final class Producer<T> implements AutoCloseable {
             }
         }
         closed = true;
+    }
+
+    /** @return this source's latest send time, read by the shards */
+    java.util.concurrent.atomic.AtomicLong lastActive() {
+        return lastActive;
     }
 
     private void checkOpen() {

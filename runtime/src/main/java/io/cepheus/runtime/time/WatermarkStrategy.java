@@ -151,11 +151,18 @@ public final class WatermarkStrategy<T> {
                 autoWatermarkInterval);
     }
 
+    /** @return the idleness timeout set by {@link #withIdleness}, if any */
+    public java.util.Optional<Duration> idleTimeout() {
+        return java.util.Optional.ofNullable(idleTimeout);
+    }
+
     /**
      * Returns this strategy with idleness detection, replacing any timeout set before: an input that sent no
      * event for {@code idleTimeout} of the runtime clock's time, as observed at periodic emits, is marked idle so
-     * it no longer holds back the combined watermark; its next event marks it active again. It is never marked
-     * idle before {@code idleTimeout} has passed since its last event, and is marked within about the timeout
+     * it no longer holds back the combined watermark; its next event marks it active again. The engine's
+     * shards also mark a source idle when nothing at all has come from it for {@code idleTimeout}, so a source
+     * whose thread just stops calling {@code send} or {@code tick} does not hold the watermark back either; any
+     * record from it makes it active again. It is never marked idle before {@code idleTimeout} has passed since its last event, and is marked within about the timeout
      * plus two {@link #autoWatermarkInterval() periodic intervals}.
      *
      * <pre>{@code

@@ -129,6 +129,59 @@ public final class CepShard<T> implements Agent, Consumer<ShardRecord> {
         this.clock = java.util.Objects.requireNonNull(clock, "clock");
     }
 
+    /**
+     * Marks a producer idle when it has sent nothing at all (to any shard) for {@code millis} of the
+     * processing-time clock, until it sends again (setup, before the shard runs). This is what lets the watermark
+     * move on when a source's thread simply stops sending: the producer's own idleness detection runs only when
+     * its thread calls it. Activity is engine-wide, not per shard, so a source that is busy with other shards'
+     * keys is never taken for idle here (its later events would otherwise be late).
+     *
+     * @param activity per producer input index, the clock time of its latest send (written by the producers;
+     *                 a producer's input index is the same at every shard)
+     * @param millis   the timeout
+     */
+    public void silentProducerTimeout(java.util.concurrent.atomic.AtomicLong[] activity, long millis) {
+        if (millis < 1) {
+            throw new IllegalArgumentException("silent producer timeout must be at least 1 ms, was " + millis);
+        }
+        this.activity = java.util.Objects.requireNonNull(activity, "activity");
+        this.silentTimeout = millis;
+    }
+
+    private long silentTimeout = Long.MAX_VALUE;
+    private java.util.concurrent.atomic.AtomicLong[] activity;
+    /** Per producer, whether this shard left it out of the watermark for silence (not the producer itself). */
+    private boolean[] silent = new boolean[0];
+
+    /** A record came from {@code producer}: it is not silent. */
+    private void heard(int producer) {
+        if (producer < silent.length && silent[producer]) {
+            silent[producer] = false;
+            advanceTo(valve.onActive(producer));
+        }
+    }
+
+    /** Leaves out producers silent for the timeout, takes back the ones that spoke; not during alignment. */
+    private void checkSilentProducers() {
+        if (activity == null || clock == null || barrier != NO_BARRIER) {
+            return;
+        }
+        long now = clock.millis();
+        int n = Math.min(valve.inputCount(), activity.length);
+        if (silent.length < n) {
+            silent = java.util.Arrays.copyOf(silent, n);
+        }
+        for (int i = 0; i < n; i++) {
+            boolean quiet = now - activity[i].get() >= silentTimeout;
+            if (quiet && !silent[i] && !valve.isIdle(i) && valve.watermarkOf(i) != Long.MAX_VALUE) {
+                silent[i] = true;
+                advanceTo(valve.onIdle(i));
+            } else if (!quiet && silent[i]) {
+                heard(i);
+            }
+        }
+    }
+
     /** Registers a producer (setup, before the shard runs). @return its input index at this shard */
     public int addProducer() {
         return valve.addInput();
@@ -143,6 +196,7 @@ public final class CepShard<T> implements Agent, Consumer<ShardRecord> {
         int fired = 0;
         try {
             drained = inbox.drain(this, batchSize);
+            checkSilentProducers();
             if (clock != null && timers.processingTimeTimers() > 0) {
                 fired = timers.advanceProcessingTime(clock.millis(), processingTimeDispatch);
             }
@@ -239,6 +293,7 @@ public final class CepShard<T> implements Agent, Consumer<ShardRecord> {
             heldBack.add(record); // after its producer's barrier: waits until the snapshot is written
             return;
         }
+        heard(record.producer());
         if (record instanceof ShardRecord.Barrier b) {
             onBarrier(b);
             return;
@@ -259,18 +314,9 @@ public final class CepShard<T> implements Agent, Consumer<ShardRecord> {
     }
 
     private boolean heldBackFrom(ShardRecord record) {
-        int producer;
-        if (record instanceof ShardRecord.Event e) {
-            producer = e.producer();
-        } else if (record instanceof ShardRecord.Watermark w) {
-            producer = w.producer();
-        } else if (record instanceof ShardRecord.Idleness i) {
-            producer = i.producer();
-        } else {
-            producer = ((ShardRecord.Barrier) record).producer();
-        }
-        return aligned[producer];
+        return aligned[record.producer()];
     }
+
 
     /**
      * Aligns barriers (as Flink's aligned checkpoints): a producer's records after its barrier are held back

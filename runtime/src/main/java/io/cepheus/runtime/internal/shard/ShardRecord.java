@@ -6,6 +6,9 @@ package io.cepheus.runtime.internal.shard;
  */
 public sealed interface ShardRecord {
 
+    /** @return the sending producer's input index at this shard */
+    int producer();
+
     /**
      * An event with its key and event time, computed once on the producer's thread.
      *
