@@ -1,6 +1,7 @@
 package io.cepheus.runtime;
 
 import io.cepheus.runtime.internal.window.PassThrough;
+import io.cepheus.runtime.internal.window.SliceWindowOperator;
 import io.cepheus.runtime.internal.window.WindowOperator;
 import io.cepheus.runtime.internal.window.WindowSpec;
 import io.cepheus.runtime.window.AccumulationMode;
@@ -207,6 +208,9 @@ public final class WindowedStream<T> {
                     new java.util.concurrent.atomic.AtomicLongArray(WindowOperator.METRICS);
             results.addShard(published);
             var output = results.<T>output(late, dead);
+            if (SliceWindowOperator.supports(spec)) {
+                return new SliceWindowOperator<>(operatorId, shard.keys(), shard.timers(), spec, output, published);
+            }
             return new WindowOperator<>(operatorId, shard.keys(), shard.timers(), engine.clock(), spec, output,
                     published);
         });

@@ -3,7 +3,8 @@ package io.cepheus.runtime.window;
 /**
  * Counters of one window operator summed over the shards, as of each shard's latest batch.
  *
- * @param windows          windows alive (with contents, trigger state or timers)
+ * @param windows          windows alive (with contents, trigger state or timers); for sliced tumbling/sliding
+ *                         aggregation (no trigger, evictor or lateness set), keys holding slices
  * @param bufferedElements elements held in window contents (0 for incremental reduce/aggregate)
  * @param accumulators     accumulators held (incremental windows or slices)
  * @param keys             keys with live windows
