@@ -347,6 +347,16 @@ public final class CepEngine<T> implements AutoCloseable {
         return operators;
     }
 
+    /** @return the engine's processing-time clock */
+    Clock clock() {
+        return config.clock;
+    }
+
+    /** @return whether the engine was built with snapshot codecs */
+    boolean snapshotsEnabled() {
+        return config.eventCodec != null;
+    }
+
     /** @return the engine's settings */
     Builder<T> config() {
         return config;

@@ -39,4 +39,73 @@ public final class KeyedStream<T> {
     public PatternStream<T> pattern(Pattern<T> pattern, Comparator<? super T> tieBreaker) {
         return engine.register(NfaCompiler.compile(pattern), tieBreaker);
     }
+
+    /**
+     * Cuts this keyed stream into windows (Flink's {@code keyBy(...).window(assigner)}); for non-keyed windows use
+     * {@code engine.all().window(assigner)}.
+     *
+     * @param assigner puts elements into windows
+     * @return the windowed stream, to configure and finish with reduce, aggregate or process
+     */
+    public WindowedStream<T> window(io.cepheus.runtime.window.WindowAssigner<T> assigner) {
+        engine.checkNotStarted("window()");
+        return new WindowedStream<>(engine, assigner);
+    }
+
+    /**
+     * Joins two sides of this stream per key and window (Flink's {@code join(...).where(k).equalTo(k)}: both sides
+     * share the engine's key selector). An element is left if it is a {@code left}, right if it is a
+     * {@code right}.
+     *
+     * @param left  the left side's class
+     * @param right the right side's class
+     * @param <L>   left type
+     * @param <R>   right type
+     * @return the joined streams, to window and apply a join function
+     */
+    public <L, R> JoinedStreams<T, L, R> join(Class<L> left, Class<R> right) {
+        return new JoinedStreams<>(engine, JoinedStreams.side(left), JoinedStreams.side(right));
+    }
+
+    /**
+     * As {@link #join(Class, Class)}, with sides selected by functions returning null for "not this side".
+     *
+     * @param left  the left value of an element, or null
+     * @param right the right value of an element, or null
+     * @param <L>   left type
+     * @param <R>   right type
+     * @return the joined streams
+     */
+    public <L, R> JoinedStreams<T, L, R> join(java.util.function.Function<? super T, ? extends L> left,
+            java.util.function.Function<? super T, ? extends R> right) {
+        return new JoinedStreams<>(engine, left, right);
+    }
+
+    /**
+     * Groups two sides of this stream per key and window: the coGroup function receives both element lists of each
+     * window firing (outer joins and more).
+     *
+     * @param left  the left side's class
+     * @param right the right side's class
+     * @param <L>   left type
+     * @param <R>   right type
+     * @return the co-grouped streams
+     */
+    public <L, R> CoGroupedStreams<T, L, R> coGroup(Class<L> left, Class<R> right) {
+        return new CoGroupedStreams<>(engine, JoinedStreams.side(left), JoinedStreams.side(right));
+    }
+
+    /**
+     * As {@link #coGroup(Class, Class)}, with sides selected by functions returning null for "not this side".
+     *
+     * @param left  the left value of an element, or null
+     * @param right the right value of an element, or null
+     * @param <L>   left type
+     * @param <R>   right type
+     * @return the co-grouped streams
+     */
+    public <L, R> CoGroupedStreams<T, L, R> coGroup(java.util.function.Function<? super T, ? extends L> left,
+            java.util.function.Function<? super T, ? extends R> right) {
+        return new CoGroupedStreams<>(engine, left, right);
+    }
 }

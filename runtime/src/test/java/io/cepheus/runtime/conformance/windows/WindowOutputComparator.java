@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
  */
 public final class WindowOutputComparator {
 
-    private static final Pattern LIST = Pattern.compile("\\[([^\\]]*)\\]\\s+@");
+    private static final Pattern LIST = Pattern.compile("\\[([^\\[\\]]*)\\]\\s+@");
     private static final Comparator<String> BY_TIMESTAMP_THEN_TEXT =
             Comparator.comparingLong(WindowOutputComparator::recordTimestamp).thenComparing(Comparator.naturalOrder());
 

@@ -1,0 +1,152 @@
+package io.cepheus.runtime;
+
+import io.cepheus.runtime.internal.window.WindowOperator;
+import io.cepheus.runtime.internal.window.WindowOutput;
+import io.cepheus.runtime.window.AccumulationMode;
+import io.cepheus.runtime.window.Window;
+import io.cepheus.runtime.window.WindowMetrics;
+import io.cepheus.runtime.window.WindowResultHandler;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * The results of one window operator (or window join): say where results, retractions and side outputs go
+ * before the engine starts, and read its {@link #metrics()} any time.
+ *
+ * @param <R> the result type
+ */
+public final class WindowResults<R> {
+
+    private final CepEngine<?> engine;
+    private final AccumulationMode mode;
+    private final List<AtomicLongArray> shards = new CopyOnWriteArrayList<>();
+    private final Map<String, SideOutput<?>> sideOutputs = new ConcurrentHashMap<>();
+    private volatile WindowResultHandler<R> results = (k, w, r, ts) -> { };
+    private volatile WindowResultHandler<R> retractions;
+    private int id;
+
+    private record SideOutput<X>(OutputTag<X> tag, SideOutputHandler<X> handler) {
+    }
+
+    WindowResults(CepEngine<?> engine, AccumulationMode mode) {
+        this.engine = engine;
+        this.mode = mode;
+    }
+
+    /** @param handler receives every result (with the window's max timestamp) @return this */
+    public WindowResults<R> results(WindowResultHandler<R> handler) {
+        engine.checkNotStarted("results()");
+        this.results = Objects.requireNonNull(handler, "handler");
+        return this;
+    }
+
+    /**
+     * @param handler receives the retractions of accumulating-and-retracting mode (required in that mode), each
+     *                before the result that replaces it
+     * @return this
+     */
+    public WindowResults<R> retractions(WindowResultHandler<R> handler) {
+        engine.checkNotStarted("retractions()");
+        this.retractions = Objects.requireNonNull(handler, "handler");
+        return this;
+    }
+
+    /**
+     * @param tag     a side output a process function emits to
+     * @param handler receives its records
+     * @param <X>     their type
+     * @return this
+     */
+    public <X> WindowResults<R> sideOutput(OutputTag<X> tag, SideOutputHandler<X> handler) {
+        engine.checkNotStarted("sideOutput()");
+        Objects.requireNonNull(tag, "tag");
+        Objects.requireNonNull(handler, "handler");
+        if (sideOutputs.putIfAbsent(tag.id(), new SideOutput<>(tag, handler)) != null) {
+            throw new IllegalArgumentException("side output '" + tag.id() + "' already has a handler");
+        }
+        return this;
+    }
+
+    /** @return the operator's position on the engine */
+    public int id() {
+        return id;
+    }
+
+    void id(int operatorId) {
+        this.id = operatorId;
+    }
+
+    /** @return the operator's counters summed over the shards (as of each shard's latest batch); any thread */
+    public WindowMetrics metrics() {
+        long[] sum = new long[WindowOperator.METRICS];
+        for (AtomicLongArray shard : shards) {
+            for (int i = 0; i < sum.length; i++) {
+                sum[i] += shard.get(i);
+            }
+        }
+        return new WindowMetrics(sum[WindowOperator.M_WINDOWS], sum[WindowOperator.M_BUFFERED],
+                sum[WindowOperator.M_ACCUMULATORS], sum[WindowOperator.M_KEYS], sum[WindowOperator.M_FIRINGS],
+                sum[WindowOperator.M_RESULTS], sum[WindowOperator.M_RETRACTIONS], sum[WindowOperator.M_LATE],
+                sum[WindowOperator.M_TIMERS]);
+    }
+
+    void addShard(AtomicLongArray published) {
+        shards.add(published);
+    }
+
+    /** @return the output of one shard's operator (single-threaded) */
+    <T> WindowOutput<T, R> output(LateEventHandler<T> late, DeadLetterHandler<T> deadLetters) {
+        WindowResultHandler<R> r = results;
+        WindowResultHandler<R> retract = retractions;
+        if (mode == AccumulationMode.ACCUMULATING_AND_RETRACTING && retract == null) {
+            throw new IllegalStateException("window operator " + id + " is in accumulating-and-retracting mode:"
+                    + " set where retractions go with retractions(handler)");
+        }
+        Map<String, SideOutput<?>> sides = Map.copyOf(sideOutputs);
+        return new WindowOutput<>() {
+            @Override
+            public void result(Object key, Window window, R value, long timestamp) {
+                r.onResult(key, window, value, timestamp);
+            }
+
+            @Override
+            public void retract(Object key, Window window, R value, long timestamp) {
+                retract.onResult(key, window, value, timestamp);
+            }
+
+            @Override
+            public void late(Object key, T element, long timestamp) {
+                if (late != null) {
+                    late.onLateEvent(key, element, timestamp);
+                }
+            }
+
+            @Override
+            public void deadLetter(Object key, T element, long timestamp, RuntimeException error) {
+                if (deadLetters == null) {
+                    throw error;
+                }
+                deadLetters.onDeadLetter(key, element, timestamp, error);
+            }
+
+            @Override
+            @SuppressWarnings("unchecked")
+            public <X> void sideOutput(OutputTag<X> tag, X value, long timestamp) {
+                SideOutput<?> out = sides.get(tag.id());
+                if (out == null) {
+                    throw new IllegalArgumentException("no handler for side output '" + tag.id()
+                            + "': register one with WindowResults.sideOutput(tag, handler)");
+                }
+                if (!out.tag().equals(tag)) {
+                    throw new IllegalArgumentException("side output '" + tag.id() + "' was registered for "
+                            + out.tag().type().getName() + ", not " + tag.type().getName());
+                }
+                ((SideOutputHandler<X>) out.handler()).onOutput(value, timestamp);
+            }
+        };
+    }
+}

@@ -1,0 +1,220 @@
+package io.cepheus.runtime;
+
+import io.cepheus.runtime.internal.window.PassThrough;
+import io.cepheus.runtime.internal.window.SliceWindowOperator;
+import io.cepheus.runtime.internal.window.WindowOperator;
+import io.cepheus.runtime.internal.window.WindowSpec;
+import io.cepheus.runtime.window.AccumulationMode;
+import io.cepheus.runtime.window.AggregateFunction;
+import io.cepheus.runtime.window.Evictor;
+import io.cepheus.runtime.window.MergingWindowAssigner;
+import io.cepheus.runtime.window.ProcessWindowFunction;
+import io.cepheus.runtime.window.PurgingTrigger;
+import io.cepheus.runtime.window.ReduceFunction;
+import io.cepheus.runtime.window.Trigger;
+import io.cepheus.runtime.window.WindowAssigner;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.Predicate;
+
+/**
+ * A keyed stream cut into windows (Flink's {@code WindowedStream}): configure the trigger, evictor, allowed
+ * lateness, late-data output and accumulation mode, then finish with {@code reduce}, {@code aggregate} or
+ * {@code process}, which registers the window operator on every shard and returns its {@link WindowResults}.
+ *
+ * <pre>{@code
+ * engine.keyBy(Payment::user)
+ *       .window(TumblingEventTimeWindows.of(Duration.ofMinutes(1)))
+ *       .allowedLateness(Duration.ofSeconds(30))
+ *       .sideOutputLateData((user, p, ts) -> late.add(p))
+ *       .reduce((a, b) -> a.amount() >= b.amount() ? a : b)
+ *       .results((user, window, largest, ts) -> System.out.println(user + " " + window + " " + largest));
+ * }</pre>
+ *
+ * <p>Non-keyed windows ({@code windowAll}) are {@code engine.all().window(...)}: one engine has one key selector,
+ * so an engine with all-windows puts every event on one key (and one shard).
+ *
+ * <p>Configured on the thread that builds the engine, before it starts.
+ *
+ * @param <T> the element type
+ */
+public final class WindowedStream<T> {
+
+    private final CepEngine<T> engine;
+    private final WindowAssigner<T> assigner;
+    private Trigger<T> trigger;
+    private Evictor<T> evictor;
+    private long lateness;
+    private LateEventHandler<T> lateHandler;
+    private DeadLetterHandler<T> deadLetters;
+    private AccumulationMode mode = AccumulationMode.ACCUMULATING;
+    private Predicate<? super T> accepts;
+    private String description = "window";
+
+    WindowedStream(CepEngine<T> engine, WindowAssigner<T> assigner) {
+        this.engine = engine;
+        this.assigner = Objects.requireNonNull(assigner, "assigner");
+        this.trigger = assigner.defaultTrigger();
+    }
+
+    /** @param trigger replaces the assigner's default trigger @return this stream */
+    public WindowedStream<T> trigger(Trigger<T> trigger) {
+        this.trigger = Objects.requireNonNull(trigger, "trigger");
+        return this;
+    }
+
+    /** @param evictor removes elements before/after the function (windows then keep all elements) @return this */
+    public WindowedStream<T> evictor(Evictor<T> evictor) {
+        this.evictor = Objects.requireNonNull(evictor, "evictor");
+        return this;
+    }
+
+    /**
+     * Keeps each window's state until the watermark passes {@code end - 1 + lateness}; a late element within it
+     * re-fires the window. Event time only (processing-time windows are removed at their end).
+     *
+     * @param lateness at least 0
+     * @return this stream
+     */
+    public WindowedStream<T> allowedLateness(Duration lateness) {
+        long ms = lateness.toMillis();
+        if (ms < 0) {
+            throw new IllegalArgumentException("The allowed lateness cannot be negative.");
+        }
+        this.lateness = ms;
+        return this;
+    }
+
+    /** @param handler receives elements dropped as late (counted anyway) @return this stream */
+    public WindowedStream<T> sideOutputLateData(LateEventHandler<T> handler) {
+        this.lateHandler = Objects.requireNonNull(handler, "handler");
+        return this;
+    }
+
+    /**
+     * @param handler receives elements a user function (assigner, trigger, reduce/aggregate) threw on; without
+     *                one the exception stops the shard and {@link CepEngine#close()} reports it. The element may have
+     *                reached some of its windows before the exception.
+     * @return this stream
+     */
+    public WindowedStream<T> deadLetters(DeadLetterHandler<T> handler) {
+        this.deadLetters = Objects.requireNonNull(handler, "handler");
+        return this;
+    }
+
+    /** @param mode accumulating (default), discarding or accumulating-and-retracting @return this stream */
+    public WindowedStream<T> accumulationMode(AccumulationMode mode) {
+        this.mode = Objects.requireNonNull(mode, "mode");
+        return this;
+    }
+
+    /** Restricts the operator to some elements (window joins take their two sides only). */
+    WindowedStream<T> accepting(Predicate<? super T> predicate, String what) {
+        this.accepts = predicate;
+        this.description = what;
+        return this;
+    }
+
+    /**
+     * Reduces each window to one value (one value kept per window, never its elements).
+     *
+     * @param function combines two elements
+     * @return the results: one value per firing
+     */
+    public WindowResults<T> reduce(ReduceFunction<T> function) {
+        return register(Objects.requireNonNull(function, "function"), null, new PassThrough<>(), "reduce");
+    }
+
+    /**
+     * Reduces incrementally, then hands the one value to a process function for the window's metadata.
+     *
+     * @param function combines two elements
+     * @param process  receives the reduced value
+     * @param <R>      its result type
+     * @return the results
+     */
+    public <R> WindowResults<R> reduce(ReduceFunction<T> function, ProcessWindowFunction<T, R> process) {
+        return register(Objects.requireNonNull(function, "function"), null,
+                Objects.requireNonNull(process, "process"), "reduce+process");
+    }
+
+    /**
+     * Aggregates each window into one accumulator.
+     *
+     * @param function the aggregate function
+     * @param <A>      its accumulator type
+     * @param <V>      its result type
+     * @return the results
+     */
+    public <A, V> WindowResults<V> aggregate(AggregateFunction<T, A, V> function) {
+        return register(null, Objects.requireNonNull(function, "function"), new PassThrough<>(), "aggregate");
+    }
+
+    /**
+     * Aggregates incrementally, then hands the result to a process function for the window's metadata.
+     *
+     * @param function the aggregate function
+     * @param process  receives the aggregate's result
+     * @param <A>      accumulator type
+     * @param <V>      aggregate result type
+     * @param <R>      final result type
+     * @return the results
+     */
+    public <A, V, R> WindowResults<R> aggregate(AggregateFunction<T, A, V> function,
+            ProcessWindowFunction<V, R> process) {
+        return register(null, Objects.requireNonNull(function, "function"), Objects.requireNonNull(process, "process"),
+                "aggregate+process");
+    }
+
+    /**
+     * Evaluates each window from all its elements (kept in the window until it is removed).
+     *
+     * @param process the process function
+     * @param <R>     its result type
+     * @return the results
+     */
+    public <R> WindowResults<R> process(ProcessWindowFunction<T, R> process) {
+        return register(null, null, Objects.requireNonNull(process, "process"), "process");
+    }
+
+    @SuppressWarnings("unchecked")
+    private <V, R> WindowResults<R> register(ReduceFunction<T> reduce, AggregateFunction<T, ?, ?> aggregate,
+            ProcessWindowFunction<?, R> process, String function) {
+        engine.checkNotStarted("window " + function + "()");
+        Trigger<T> effective = trigger;
+        if (mode == AccumulationMode.DISCARDING) {
+            effective = PurgingTrigger.of(effective);
+        } else if (mode == AccumulationMode.ACCUMULATING_AND_RETRACTING && effective instanceof PurgingTrigger) {
+            throw new IllegalArgumentException("accumulating-and-retracting mode needs a trigger that keeps the"
+                    + " contents; " + effective + " purges them (use DISCARDING mode instead)");
+        }
+        if (assigner instanceof MergingWindowAssigner && !effective.canMerge()) {
+            throw new UnsupportedOperationException("A merging window assigner (" + assigner + ") cannot be used"
+                    + " with a trigger that does not support merging: " + effective);
+        }
+        String name = description + " " + assigner + " " + function;
+        if (engine.snapshotsEnabled()) {
+            throw new IllegalStateException("the engine has snapshots enabled (Builder.snapshots), but operator '"
+                    + name + "' cannot take part: window state holds accumulators, trigger state and"
+                    + " process-function state of user types without a codec");
+        }
+        WindowSpec<T, V, R> spec = new WindowSpec<>(assigner, effective, evictor, lateness, reduce,
+                (AggregateFunction<T, Object, V>) aggregate, (ProcessWindowFunction<V, R>) process, mode, accepts);
+        WindowResults<R> results = new WindowResults<>(engine, mode);
+        LateEventHandler<T> late = lateHandler;
+        DeadLetterHandler<T> dead = deadLetters;
+        int id = engine.register(name, (operatorId, shard) -> {
+            java.util.concurrent.atomic.AtomicLongArray published =
+                    new java.util.concurrent.atomic.AtomicLongArray(WindowOperator.METRICS);
+            results.addShard(published);
+            var output = results.<T>output(late, dead);
+            if (SliceWindowOperator.supports(spec)) {
+                return new SliceWindowOperator<>(operatorId, shard.keys(), shard.timers(), spec, output, published);
+            }
+            return new WindowOperator<>(operatorId, shard.keys(), shard.timers(), engine.clock(), spec, output,
+                    published);
+        });
+        results.id(id);
+        return results;
+    }
+}

@@ -1,0 +1,433 @@
+package io.cepheus.runtime.internal.window;
+
+import io.cepheus.nfa.EventCodec;
+import io.cepheus.runtime.internal.cep.KeyDictionary;
+import io.cepheus.runtime.internal.shard.ShardOperator;
+import io.cepheus.runtime.internal.shard.TimerNamespace;
+import io.cepheus.runtime.internal.timer.TimerService;
+import io.cepheus.runtime.window.AggregateFunction;
+import io.cepheus.runtime.window.EventTimeTrigger;
+import io.cepheus.runtime.window.ReduceFunction;
+import io.cepheus.runtime.window.SlidingEventTimeWindows;
+import io.cepheus.runtime.window.TimeWindow;
+import io.cepheus.runtime.window.TumblingEventTimeWindows;
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * Tumbling and sliding event-time windows with an incremental reduce or aggregate, the default event-time
+ * trigger, no evictor and no allowed lateness: the same results as {@link WindowOperator}, at a per-element cost
+ * that does not grow with size / slide.
+ *
+ * <p>Design (panes, "slices"): time is cut into slices of length {@code g = gcd(size, slide)}, aligned with the
+ * windows; every window is exactly {@code size / g} consecutive slices. An element updates the one accumulator of
+ * its slice (not the size / slide windows it belongs to); a window's result is the combination of its slices,
+ * computed once, when it fires. Each key keeps its slices in a ring indexed by slice number and one event-time
+ * timer, at the max timestamp of the earliest open window that has contents; firing it emits that window, drops
+ * the slices no later window needs, and re-arms the timer at the next such window. Windows without contents never
+ * fire, as in Flink (a window exists once an element was added to it).
+ *
+ * <p>Late elements follow Flink's rule with zero lateness: an element goes into its slice if at least one of its
+ * windows has not fired yet (end - 1 &gt; watermark); if none and {@code ts <= watermark} it is late.
+ *
+ * <p>Owned by the shard thread, like the key dictionary and timer service it uses.
+ *
+ * @param <T> the element type
+ * @param <R> the result type
+ */
+public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
+
+    private static final long NONE = Long.MIN_VALUE;
+
+    private final int operatorId;
+    private final long namespace;
+    private final KeyDictionary keys;
+    private final TimerService timers;
+    private final WindowOutput<T, R> output;
+    private final AtomicLongArray published;
+    private final ReduceFunction<T> reduce;
+    private final AggregateFunction<T, Object, R> aggregate;
+    private final long size;
+    private final long slide;
+    private final long offset;
+    private final long g;
+    private KeyRelease keyRelease;
+
+    private long watermark = Long.MIN_VALUE;
+    private KeySlices[] states = new KeySlices[64];
+    private KeySlices[] pool = new KeySlices[64];
+    private int pooled;
+
+    private long windowsOpen;
+    private long accumulators;
+    private long keysWithState;
+    private long firings;
+    private long lateElements;
+    private long deadLetters;
+    private long timersPending;
+
+    /**
+     * @param spec the configuration; {@link #supports} must hold
+     * @return whether this operator can run {@code spec}
+     */
+    public static boolean supports(WindowSpec<?, ?, ?> spec) {
+        return (spec.assigner() instanceof TumblingEventTimeWindows || spec.assigner() instanceof SlidingEventTimeWindows)
+                && spec.trigger() instanceof EventTimeTrigger && spec.evictor() == null && spec.lateness() == 0
+                && spec.incremental() && spec.process() instanceof PassThrough && spec.accepts() == null;
+    }
+
+    /**
+     * @param operatorId the operator's id on the shard
+     * @param keys       the shard's key dictionary
+     * @param timers     the shard's timer service
+     * @param spec       a configuration {@link #supports} accepts
+     * @param output     where results and late elements go
+     * @param published  counters for other threads (layout of {@link WindowOperator})
+     */
+    @SuppressWarnings("unchecked")
+    public SliceWindowOperator(int operatorId, KeyDictionary keys, TimerService timers, WindowSpec<T, ?, ?> spec,
+            WindowOutput<T, R> output, AtomicLongArray published) {
+        if (!supports(spec)) {
+            throw new IllegalArgumentException("the slice window operator cannot run " + spec);
+        }
+        this.operatorId = operatorId;
+        this.namespace = TimerNamespace.of(operatorId, 0);
+        this.keys = keys;
+        this.timers = timers;
+        this.output = output;
+        this.published = published;
+        this.reduce = spec.reduce();
+        this.aggregate = (AggregateFunction<T, Object, R>) spec.aggregate();
+        if (spec.assigner() instanceof TumblingEventTimeWindows<?> t) {
+            size = t.size();
+            slide = t.size();
+            offset = t.offset();
+        } else {
+            SlidingEventTimeWindows<?> s = (SlidingEventTimeWindows<?>) spec.assigner();
+            size = s.size();
+            slide = s.slide();
+            offset = s.offset();
+        }
+        this.g = gcd(size, slide);
+        this.keyRelease = id -> {
+            if (!timers.hasTimers(id)) {
+                keys.release(id);
+            }
+        };
+    }
+
+    private static long gcd(long a, long b) {
+        return b == 0 ? a : gcd(b, a % b);
+    }
+
+    @Override
+    public int operatorId() {
+        return operatorId;
+    }
+
+    @Override
+    public void keyRelease(KeyRelease release) {
+        this.keyRelease = release;
+    }
+
+    @Override
+    public boolean holds(int keyId) {
+        return keyId < states.length && states[keyId] != null;
+    }
+
+    // ------------------------------------------------------------------ window arithmetic (relative to offset)
+
+    /** @return the end of the first window ending at or after {@code minEnd} that holds slice {@code k}, or NONE */
+    private long firstWindowEnd(long k, long minEnd) {
+        long sliceStart = k * g;
+        long j = Math.floorDiv(sliceStart - size, slide) + 1;
+        if (minEnd != NONE) {
+            j = Math.max(j, -Math.floorDiv(size - minEnd, slide)); // ceil((minEnd - size) / slide)
+        }
+        return j * slide <= sliceStart ? j * slide + size : NONE;
+    }
+
+    /** @return the end of the last window holding slice {@code k} */
+    private long lastWindowEnd(long k) {
+        return Math.floorDiv(k * g, slide) * slide + size;
+    }
+
+    /** @return the smallest window end (relative) that has not fired at the current watermark */
+    private long openEnd() {
+        if (watermark == Long.MIN_VALUE) {
+            return NONE;
+        }
+        return watermark >= Long.MAX_VALUE - 2 - Math.abs(offset) ? Long.MAX_VALUE : watermark + 2 - offset;
+    }
+
+    // ------------------------------------------------------------------ elements
+
+    @Override
+    public void processElement(Object key, T event, long timestamp) {
+        long k = Math.floorDiv(timestamp - offset, g);
+        long open = openEnd();
+        long end = open == Long.MAX_VALUE ? NONE : firstWindowEnd(k, open);
+        if (end == NONE) {
+            if (timestamp <= watermark) {
+                lateElements++;
+                output.late(key, event, timestamp);
+            }
+            return; // in no open window: late, or in a gap between sliding windows
+        }
+        int id = keys.idOf(key);
+        KeySlices st = stateOf(id);
+        int pos = st.position(k);
+        Object acc = st.ring[pos];
+        try {
+            if (reduce != null) {
+                st.ring[pos] = acc == null ? event : reduce.reduce(cast(acc), event);
+            } else {
+                st.ring[pos] = aggregate.add(event, acc == null ? aggregate.createAccumulator() : acc);
+            }
+        } catch (RuntimeException e) {
+            deadLetters++;
+            if (st.isEmpty()) {
+                free(id, st);
+            }
+            output.deadLetter(key, event, timestamp, e);
+            return;
+        }
+        if (acc == null) {
+            accumulators++;
+        }
+        long fire = end + offset - 1;
+        if (fire < st.timerAt) {
+            if (st.timerAt != Long.MAX_VALUE) {
+                timers.deleteEventTimeTimer(id, namespace, st.timerAt);
+            } else {
+                timersPending++;
+            }
+            timers.registerEventTimeTimer(id, namespace, fire);
+            st.timerAt = fire;
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <X> X cast(Object o) {
+        return (X) o;
+    }
+
+    // ------------------------------------------------------------------ time
+
+    @Override
+    public boolean beginWatermark(long newWatermark) {
+        if (newWatermark <= watermark) {
+            return false;
+        }
+        watermark = newWatermark;
+        return true;
+    }
+
+    @Override
+    public void endWatermark() {
+    }
+
+    @Override
+    public void onTimer(int keyId, long ns, long timestamp) {
+        KeySlices st = keyId < states.length ? states[keyId] : null;
+        if (st == null || st.timerAt != timestamp) {
+            throw new IllegalStateException("slice window operator " + operatorId + " got an unexpected timer at "
+                    + timestamp + " for key id " + keyId);
+        }
+        st.timerAt = Long.MAX_VALUE;
+        timersPending--;
+        long end = timestamp + 1 - offset;
+        fire(keyId, st, end);
+        // drop the slices whose windows have all fired
+        while (st.len > 0 && lastWindowEnd(st.base) <= end) {
+            st.dropFirst(this);
+        }
+        long next = NONE;
+        for (int i = 0; i < st.len && next == NONE; i++) {
+            if (st.ring[(int) ((st.base + i) & st.mask)] != null) {
+                next = firstWindowEnd(st.base + i, end + 1);
+            }
+        }
+        if (next == NONE) {
+            while (st.len > 0) {
+                st.dropFirst(this);
+            }
+            free(keyId, st);
+            return;
+        }
+        long fire = next + offset - 1;
+        timers.registerEventTimeTimer(keyId, namespace, fire);
+        timersPending++;
+        st.timerAt = fire;
+    }
+
+    /** Emits the window ending at {@code end} (relative) from its slices. */
+    private void fire(int keyId, KeySlices st, long end) {
+        long first = (end - size) / g;
+        long last = end / g - 1;
+        Object acc = null;
+        boolean any = false;
+        for (long k = Math.max(first, st.base); k <= last && k < st.base + st.len; k++) {
+            Object slice = st.ring[(int) (k & st.mask)];
+            if (slice == null) {
+                continue;
+            }
+            if (reduce != null) {
+                acc = any ? reduce.reduce(cast(acc), cast(slice)) : slice;
+            } else if (first == last) {
+                acc = slice; // one slice (tumbling): its accumulator is the window's
+            } else {
+                acc = aggregate.merge(any ? acc : aggregate.createAccumulator(), slice);
+            }
+            any = true;
+        }
+        if (!any) {
+            return;
+        }
+        R result = reduce != null ? cast(acc) : aggregate.getResult(acc);
+        long start = end - size + offset;
+        TimeWindow window = new TimeWindow(start, end + offset);
+        firings++;
+        output.result(keys.keyOf(keyId), window, result, window.maxTimestamp());
+    }
+
+    private KeySlices stateOf(int id) {
+        if (id >= states.length) {
+            states = Arrays.copyOf(states, Math.max(id + 1, states.length * 2));
+        }
+        KeySlices st = states[id];
+        if (st == null) {
+            st = pooled > 0 ? pool[--pooled] : new KeySlices();
+            states[id] = st;
+            keysWithState++;
+        }
+        return st;
+    }
+
+    private void free(int id, KeySlices st) {
+        states[id] = null;
+        keysWithState--;
+        st.reset();
+        if (pooled == pool.length) {
+            pool = Arrays.copyOf(pool, pooled * 2);
+        }
+        if (pooled < 4096) {
+            pool[pooled++] = st;
+        }
+        keyRelease.idle(id);
+    }
+
+    // ------------------------------------------------------------------ metrics, snapshots
+
+    @Override
+    public void endOfBatch() {
+        published.lazySet(WindowOperator.M_WINDOWS, keysWithState);
+        published.lazySet(WindowOperator.M_BUFFERED, 0);
+        published.lazySet(WindowOperator.M_ACCUMULATORS, accumulators);
+        published.lazySet(WindowOperator.M_KEYS, keysWithState);
+        published.lazySet(WindowOperator.M_FIRINGS, firings);
+        published.lazySet(WindowOperator.M_RESULTS, firings);
+        published.lazySet(WindowOperator.M_RETRACTIONS, 0);
+        published.lazySet(WindowOperator.M_LATE, lateElements);
+        published.lazySet(WindowOperator.M_TIMERS, timersPending);
+    }
+
+    @Override
+    public long lateEvents() {
+        return lateElements;
+    }
+
+    @Override
+    public long deadLetters() {
+        return deadLetters;
+    }
+
+    @Override
+    public void writeState(DataOutput out, EventCodec<T> events, EventCodec<Object> keyCodec) {
+        throw new IllegalStateException(WindowSnapshots.REASON);
+    }
+
+    @Override
+    public void readState(DataInput in, EventCodec<T> events, EventCodec<Object> keyCodec) {
+        throw new IllegalStateException(WindowSnapshots.REASON);
+    }
+
+    @Override
+    public void onProcessingTimer(int keyId, long ns, long timestamp, long now) {
+        throw new IllegalStateException("slice window operator " + operatorId + " registers no processing-time timers");
+    }
+
+    /**
+     * One key's slices: accumulators of slice numbers {@code [base, base + len)} in a power-of-two ring
+     * (position = slice number &amp; mask), and the key's one timer.
+     */
+    private static final class KeySlices {
+        Object[] ring = new Object[8];
+        int mask = 7;
+        long base;
+        int len;
+        long timerAt = Long.MAX_VALUE;
+
+        boolean isEmpty() {
+            for (int i = 0; i < len; i++) {
+                if (ring[(int) ((base + i) & mask)] != null) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** @return the ring position of slice {@code k}, widening the held range (and the ring) to include it */
+        int position(long k) {
+            if (len == 0) {
+                base = k;
+                len = 1;
+            } else if (k < base) {
+                long newLen = base + len - k;
+                grow(newLen);
+                base = k;
+                len = (int) newLen;
+            } else if (k >= base + len) {
+                grow(k - base + 1);
+                len = (int) (k - base + 1);
+            }
+            return (int) (k & mask);
+        }
+
+        private void grow(long needed) {
+            if (needed <= ring.length) {
+                return;
+            }
+            if (needed > 1 << 26) {
+                throw new IllegalStateException("a key holds " + needed + " slices: the stream's timestamps spread"
+                        + " too far behind the watermark");
+            }
+            int cap = Integer.highestOneBit((int) needed - 1) << 1;
+            Object[] bigger = new Object[cap];
+            for (int i = 0; i < len; i++) {
+                long k = base + i;
+                bigger[(int) (k & (cap - 1))] = ring[(int) (k & mask)];
+            }
+            ring = bigger;
+            mask = cap - 1;
+        }
+
+        void dropFirst(SliceWindowOperator<?, ?> op) {
+            int pos = (int) (base & mask);
+            if (ring[pos] != null) {
+                ring[pos] = null;
+                op.accumulators--;
+            }
+            base++;
+            len--;
+        }
+
+        void reset() {
+            Arrays.fill(ring, null);
+            len = 0;
+            timerAt = Long.MAX_VALUE;
+        }
+    }
+}

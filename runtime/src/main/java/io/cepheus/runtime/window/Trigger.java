@@ -1,0 +1,74 @@
+package io.cepheus.runtime.window;
+
+/**
+ * Decides when a window is evaluated (fired) and when its contents are dropped (purged). Triggers are called on
+ * the shard thread with the window and a context for per-window state and timers; one trigger instance serves
+ * every window of an operator, so it keeps its state in the context ({@link TriggerState}), not in fields.
+ *
+ * @param <T> the element type
+ */
+public interface Trigger<T> {
+
+    /** An element was added to {@code window}. */
+    TriggerResult onElement(T element, long timestamp, Window window, TriggerContext ctx);
+
+    /** An event-time timer this trigger registered for {@code window} fired at {@code time}. */
+    TriggerResult onEventTime(long time, Window window, TriggerContext ctx);
+
+    /** A processing-time timer this trigger registered for {@code window} fired at {@code time}. */
+    TriggerResult onProcessingTime(long time, Window window, TriggerContext ctx);
+
+    /** @return whether this trigger supports merging windows (needed by session windows) */
+    default boolean canMerge() {
+        return false;
+    }
+
+    /**
+     * Windows merged into {@code window}: merge their state ({@link OnMergeContext#mergeState}) and register
+     * the timers the merged window needs.
+     */
+    default void onMerge(Window window, OnMergeContext ctx) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " does not support merging windows");
+    }
+
+    /** The window is removed: delete its timers and state (the operator deletes leftovers anyway). */
+    void clear(Window window, TriggerContext ctx);
+
+    /** Per-window state, timers and time for a trigger call. Valid only during the call. */
+    interface TriggerContext {
+        /** @return the current watermark (event time) */
+        long currentWatermark();
+
+        /** @return the current processing time */
+        long currentProcessingTime();
+
+        /** Registers an event-time timer for the window (calls {@link Trigger#onEventTime} when due). */
+        void registerEventTimeTimer(long time);
+
+        /** Deletes an event-time timer of the window. */
+        void deleteEventTimeTimer(long time);
+
+        /** Registers a processing-time timer for the window. */
+        void registerProcessingTimeTimer(long time);
+
+        /** Deletes a processing-time timer of the window. */
+        void deleteProcessingTimeTimer(long time);
+
+        /** @return the window's value of {@code state}, or null */
+        <V> V getState(TriggerState<V> state);
+
+        /** Sets the window's value of {@code state} (null clears it). */
+        <V> void setState(TriggerState<V> state, V value);
+
+        /** Clears the window's value of {@code state}. */
+        default <V> void clearState(TriggerState<V> state) {
+            setState(state, null);
+        }
+    }
+
+    /** The context of {@link Trigger#onMerge}. */
+    interface OnMergeContext extends TriggerContext {
+        /** Combines the merged windows' values of {@code state} into the new window's (with its merge function). */
+        <V> void mergeState(TriggerState<V> state);
+    }
+}
