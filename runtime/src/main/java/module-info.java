@@ -10,4 +10,5 @@ module io.cepheus.runtime {
     exports io.cepheus.runtime;
     exports io.cepheus.runtime.time;
     exports io.cepheus.runtime.agent;
+    exports io.cepheus.runtime.join;
 }

@@ -30,7 +30,7 @@ class WindowConformanceTest {
 
     /** One runner per case kind. */
     private static Map<String, CaseRunner> runners() {
-        return Map.of();
+        return Map.of("intervaljoin", new IntervalJoinCaseRunner());
     }
 
     @TestFactory
