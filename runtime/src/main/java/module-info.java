@@ -10,5 +10,6 @@ module io.cepheus.runtime {
     exports io.cepheus.runtime;
     exports io.cepheus.runtime.time;
     exports io.cepheus.runtime.agent;
+    exports io.cepheus.runtime.join;
     exports io.cepheus.runtime.window;
 }

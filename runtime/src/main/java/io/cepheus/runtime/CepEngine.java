@@ -392,6 +392,16 @@ public final class CepEngine<T> implements AutoCloseable {
         return config.keyCodec;
     }
 
+    /** @return whether snapshots are configured (operators that cannot be snapshotted refuse to register) */
+    boolean snapshotsConfigured() {
+        return config.eventCodec != null;
+    }
+
+    /** @return the engine's processing-time clock */
+    Clock engineClock() {
+        return config.clock;
+    }
+
     List<CepShard<T>> shardList() {
         return shards;
     }

@@ -108,4 +108,35 @@ public final class KeyedStream<T> {
             java.util.function.Function<? super T, ? extends R> right) {
         return new CoGroupedStreams<>(engine, left, right);
     }
+
+    /**
+     * Starts an interval join of two kinds of this stream's elements, told apart by class: a left and a right
+     * element of the same key join when their timestamps fit the bounds given to
+     * {@link IntervalJoin#between}.
+     *
+     * @param left  the left elements' class (an event that is an instance of it is a left element)
+     * @param right the right elements' class
+     * @param <L>   the left type
+     * @param <R>   the right type
+     * @return the join to configure
+     */
+    public <L, R> IntervalJoin<T, L, R> intervalJoin(Class<L> left, Class<R> right) {
+        return intervalJoin(IntervalJoin.selectClass(left), IntervalJoin.selectClass(right));
+    }
+
+    /**
+     * Starts an interval join whose sides are selected by functions: each returns the event as an element of
+     * its side, or null if the event is not one (an event both select takes part on both sides).
+     *
+     * @param left  the left element of an event, or null
+     * @param right the right element of an event, or null
+     * @param <L>   the left type
+     * @param <R>   the right type
+     * @return the join to configure
+     */
+    public <L, R> IntervalJoin<T, L, R> intervalJoin(java.util.function.Function<? super T, ? extends L> left,
+            java.util.function.Function<? super T, ? extends R> right) {
+        engine.checkNotStarted("intervalJoin()");
+        return new IntervalJoin<>(engine, left, right);
+    }
 }

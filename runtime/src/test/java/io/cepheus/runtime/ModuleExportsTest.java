@@ -36,7 +36,8 @@ class ModuleExportsTest {
         d.exports().forEach(e -> exports.put(e.source(), e.targets()));
         assertEquals("io.cepheus.runtime", d.name());
         assertEquals(Map.of("io.cepheus.runtime", Set.of(), "io.cepheus.runtime.time", Set.of(),
-                "io.cepheus.runtime.agent", Set.of(), "io.cepheus.runtime.window", Set.of()), exports);
+                "io.cepheus.runtime.agent", Set.of(), "io.cepheus.runtime.join", Set.of(),
+                "io.cepheus.runtime.window", Set.of()), exports);
         exports.keySet().forEach(p -> assertFalse(p.contains("internal"), p));
         assertFalse(d.isOpen());
         assertEquals(Set.of(), d.opens());

@@ -30,7 +30,8 @@ class WindowConformanceTest {
 
     /** One runner per case kind. */
     private static Map<String, CaseRunner> runners() {
-        return Map.of("window", new WindowCaseRunner(), "windowjoin", new WindowJoinCaseRunner());
+        return Map.of("window", new WindowCaseRunner(), "windowjoin", new WindowJoinCaseRunner(),
+                "intervaljoin", new IntervalJoinCaseRunner());
     }
 
     @TestFactory

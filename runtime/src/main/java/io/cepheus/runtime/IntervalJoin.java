@@ -1,0 +1,151 @@
+package io.cepheus.runtime;
+
+import io.cepheus.runtime.join.ProcessJoinFunction;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * An interval join being configured: both inputs are elements of the engine's keyed stream, told apart by the
+ * side selectors; a left and a right element of the same key join when
+ * {@code left.ts + lower <= right.ts <= left.ts + upper}. Event time.
+ *
+ * <pre>{@code
+ * engine.keyBy(Event::orderId)
+ *       .intervalJoin(Order.class, Payment.class)
+ *       .between(Duration.ZERO, Duration.ofMinutes(5))
+ *       .leftOuter()                                  // orders without payment come with null
+ *       .process((order, payment, ctx, out) -> out.collect(payment == null ? "UNPAID " + order : "PAID " + order))
+ *       .results((key, line, ts) -> System.out.println(line));
+ * }</pre>
+ *
+ * <p>Configured on the thread that sets up the engine, before it starts.
+ *
+ * @param <T> the engine's event type
+ * @param <L> the left elements' type
+ * @param <R> the right elements' type
+ */
+public final class IntervalJoin<T, L, R> {
+
+    private final CepEngine<T> engine;
+    private final Function<? super T, ? extends L> leftSide;
+    private final Function<? super T, ? extends R> rightSide;
+    private Long lower;
+    private Long upper;
+    private boolean lowerExclusive;
+    private boolean upperExclusive;
+    private boolean leftOuter;
+    private boolean rightOuter;
+
+    IntervalJoin(CepEngine<T> engine, Function<? super T, ? extends L> leftSide,
+            Function<? super T, ? extends R> rightSide) {
+        this.engine = engine;
+        this.leftSide = Objects.requireNonNull(leftSide, "leftSide");
+        this.rightSide = Objects.requireNonNull(rightSide, "rightSide");
+    }
+
+    /**
+     * Sets the interval, both bounds inclusive unless made exclusive: a right element joins a left one when
+     * {@code right.ts ∈ [left.ts + lower, left.ts + upper]}. Either bound may be negative.
+     *
+     * @param lower the lower bound (milliseconds are kept)
+     * @param upper the upper bound
+     * @return this join
+     * @throws IllegalArgumentException if {@code lower > upper} (checked before exclusiveness shifts them, as
+     *                                  Flink does: {@code [0, 0]} with an exclusive bound is accepted and never joins)
+     */
+    public IntervalJoin<T, L, R> between(Duration lower, Duration upper) {
+        engine.checkNotStarted("between()");
+        long lo = millis(lower, "lower");
+        long hi = millis(upper, "upper");
+        if (lo > hi) {
+            throw new IllegalArgumentException("lowerBound <= upperBound must be fulfilled: lower " + lo
+                    + " ms is above upper " + hi + " ms");
+        }
+        this.lower = lo;
+        this.upper = hi;
+        return this;
+    }
+
+    /** @return this join, the lower bound excluded (it moves up by 1 ms) */
+    public IntervalJoin<T, L, R> lowerBoundExclusive() {
+        engine.checkNotStarted("lowerBoundExclusive()");
+        this.lowerExclusive = true;
+        return this;
+    }
+
+    /** @return this join, the upper bound excluded (it moves down by 1 ms) */
+    public IntervalJoin<T, L, R> upperBoundExclusive() {
+        engine.checkNotStarted("upperBoundExclusive()");
+        this.upperExclusive = true;
+        return this;
+    }
+
+    /**
+     * Emits each left element that found no partner once its interval has closed (the watermark passed
+     * {@code left.ts + upper}): the join function receives it with a {@code null} right element. Flink's interval
+     * join is inner only.
+     *
+     * @return this join
+     */
+    public IntervalJoin<T, L, R> leftOuter() {
+        engine.checkNotStarted("leftOuter()");
+        this.leftOuter = true;
+        return this;
+    }
+
+    /**
+     * Emits each right element that found no partner once the watermark passed {@code right.ts - lower}, with a
+     * {@code null} left element.
+     *
+     * @return this join
+     */
+    public IntervalJoin<T, L, R> rightOuter() {
+        engine.checkNotStarted("rightOuter()");
+        this.rightOuter = true;
+        return this;
+    }
+
+    /** @return this join, both {@link #leftOuter()} and {@link #rightOuter()} */
+    public IntervalJoin<T, L, R> fullOuter() {
+        return leftOuter().rightOuter();
+    }
+
+    /**
+     * Registers the join with the engine.
+     *
+     * @param function called for every pair (and unmatched element of an outer side)
+     * @param <OUT>    its results' type
+     * @return the registered join, to say where results, late and unmatched elements go
+     * @throws IllegalStateException if {@link #between} was not called, or the engine takes snapshots (the
+     *                               join's buffers hold elements of both sides, which snapshots do not cover yet)
+     */
+    public <OUT> IntervalJoinStream<T, L, R, OUT> process(ProcessJoinFunction<L, R, OUT> function) {
+        Objects.requireNonNull(function, "function");
+        if (lower == null) {
+            throw new IllegalStateException("call between(lower, upper) before process()");
+        }
+        if (engine.snapshotsConfigured()) {
+            throw new IllegalStateException("interval join [" + lower + ", " + upper + "]: this engine takes"
+                    + " snapshots (Builder.snapshots), but interval joins cannot be snapshotted yet; build the"
+                    + " engine without snapshots");
+        }
+        long lo = lowerExclusive ? lower + 1 : lower;
+        long hi = upperExclusive ? upper - 1 : upper;
+        return new IntervalJoinStream<>(engine, leftSide, rightSide, lo, hi, leftOuter, rightOuter, function);
+    }
+
+    private static long millis(Duration d, String name) {
+        Objects.requireNonNull(d, name);
+        try {
+            return d.toMillis();
+        } catch (ArithmeticException e) {
+            throw new IllegalArgumentException(name + " bound " + d + " does not fit in a long of milliseconds", e);
+        }
+    }
+
+    static <T, X> Function<? super T, ? extends X> selectClass(Class<X> type) {
+        Objects.requireNonNull(type, "type");
+        return e -> type.isInstance(e) ? type.cast(e) : null;
+    }
+}

@@ -1,0 +1,477 @@
+package io.cepheus.runtime.internal.join;
+
+import io.cepheus.nfa.EventCodec;
+import io.cepheus.runtime.internal.cep.KeyDictionary;
+import io.cepheus.runtime.internal.shard.ShardOperator;
+import io.cepheus.runtime.internal.shard.TimerNamespace;
+import io.cepheus.runtime.internal.timer.TimerService;
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.Function;
+
+/**
+ * An event-time interval join on one shard: pairs a left and a right element of the same key when
+ * {@code left.ts + lower <= right.ts <= left.ts + upper} (bounds already shifted for exclusiveness).
+ *
+ * <p>Design: both inputs are buffered per key, each in a {@link TimeOrderedBuffer}. An arriving element probes
+ * the other side's buffer with two binary searches (its partners form one contiguous timestamp range), emits
+ * the pairs, and is buffered if a future element of the other side can still reach it. Future elements have
+ * timestamps at or after the watermark W (earlier ones are late, as in Flink: {@code ts < W}), hence:
+ * <ul>
+ *   <li>a left element is dropped once {@code W > left.ts + upper}, a right element once
+ *       {@code W > right.ts - lower}. Flink drops at {@code W >= bound} and so misses an on-time partner whose
+ *       timestamp equals the watermark (conformance case 33); we keep it until the watermark passes;</li>
+ *   <li>since drop times grow with timestamps, each buffer drops a prefix: one event-time timer per key, at the
+ *       earliest drop time of its two buffers, does all the pruning (not one timer per element);</li>
+ *   <li>an element dropped without ever having found a partner is unmatched: counted, and handed to the output
+ *       at that moment (outer joins, unmatched handlers), even if its key receives nothing more.</li>
+ * </ul>
+ * A key whose buffers are both empty gives its buffers back to a small pool and its id to the shard.
+ *
+ * <p>Owned by the shard's worker thread, like the dictionary and timer service it uses. Counters are published
+ * for other threads in {@link #endOfBatch()}.
+ *
+ * @param <T> the engine's event type
+ * @param <L> the left elements' type
+ * @param <R> the right elements' type
+ */
+public final class IntervalJoinOperator<T, L, R> implements ShardOperator<T> {
+
+    /** Where the join's pairs, unmatched and late elements go; called on the shard thread. */
+    public interface Output<L, R> {
+        /** A pair; {@code timestamp} is the larger of the two timestamps. */
+        void pair(Object key, L left, long leftTimestamp, R right, long rightTimestamp, long timestamp);
+
+        /** A left element whose interval closed at {@code closedAt} without a partner. */
+        void unmatchedLeft(Object key, L left, long timestamp, long closedAt);
+
+        /** A right element whose interval closed at {@code closedAt} without a partner. */
+        void unmatchedRight(Object key, R right, long timestamp, long closedAt);
+
+        /** A left element behind the watermark. */
+        void lateLeft(Object key, L left, long timestamp);
+
+        /** A right element behind the watermark. */
+        void lateRight(Object key, R right, long timestamp);
+
+        /** The user function threw on {@code element}; by default rethrows, which stops the shard. */
+        default void deadLetter(Object key, Object element, long timestamp, RuntimeException error) {
+            throw error;
+        }
+    }
+
+    /** Slots of the published counters. */
+    public static final int BUFFERED_LEFT = 0;
+    public static final int BUFFERED_RIGHT = 1;
+    public static final int PEAK_LEFT = 2;
+    public static final int PEAK_RIGHT = 3;
+    public static final int PAIRS = 4;
+    public static final int UNMATCHED_LEFT = 5;
+    public static final int UNMATCHED_RIGHT = 6;
+    public static final int LATE_LEFT = 7;
+    public static final int LATE_RIGHT = 8;
+    public static final int DEAD_LETTERS = 9;
+    /** Number of published counters. */
+    public static final int COUNTERS = 10;
+
+    private static final long NO_TIMER = Long.MIN_VALUE;
+    private static final int POOL_LIMIT = 1024;
+
+    private final int operatorId;
+    private final long timerNamespace;
+    private final Function<? super T, ? extends L> leftSide;
+    private final Function<? super T, ? extends R> rightSide;
+    private final long lower;
+    private final long upper;
+    private final KeyDictionary keys;
+    private final TimerService timers;
+    private final Output<L, R> output;
+    private final AtomicLongArray published;
+    private KeyRelease keyRelease;
+
+    private TimeOrderedBuffer[] lefts = new TimeOrderedBuffer[64];
+    private TimeOrderedBuffer[] rights = new TimeOrderedBuffer[64];
+    private long[] timerAt = new long[64];
+    private TimeOrderedBuffer[] pool = new TimeOrderedBuffer[16];
+    private int pooled;
+
+    private long watermark = Long.MIN_VALUE;
+    private long bufferedLeft;
+    private long bufferedRight;
+    private long peakLeft;
+    private long peakRight;
+    private long pairs;
+    private long unmatchedLeft;
+    private long unmatchedRight;
+    private long lateLeft;
+    private long lateRight;
+    private long deadLetters;
+
+    /**
+     * @param operatorId its id on the shard (the operator part of its timers)
+     * @param leftSide   the left element of an event, or null if the event is not a left element
+     * @param rightSide  the right element of an event, or null
+     * @param lower      the effective lower bound, in ms (exclusiveness applied)
+     * @param upper      the effective upper bound; below {@code lower}, nothing ever joins
+     * @param keys       the shard's key dictionary
+     * @param timers     the shard's timer service
+     * @param output     receives the results
+     * @param published  where the counters are published ({@link #COUNTERS} slots), read by other threads
+     */
+    public IntervalJoinOperator(int operatorId, Function<? super T, ? extends L> leftSide,
+            Function<? super T, ? extends R> rightSide, long lower, long upper, KeyDictionary keys,
+            TimerService timers, Output<L, R> output, AtomicLongArray published) {
+        this.operatorId = operatorId;
+        this.timerNamespace = TimerNamespace.of(operatorId, 0);
+        this.leftSide = Objects.requireNonNull(leftSide, "leftSide");
+        this.rightSide = Objects.requireNonNull(rightSide, "rightSide");
+        this.lower = lower;
+        this.upper = upper;
+        this.keys = keys;
+        this.timers = timers;
+        this.output = Objects.requireNonNull(output, "output");
+        if (published.length() != COUNTERS) {
+            throw new IllegalArgumentException("published counters need " + COUNTERS + " slots");
+        }
+        this.published = published;
+        Arrays.fill(timerAt, NO_TIMER);
+        this.keyRelease = id -> {
+            if (!timers.hasTimers(id)) {
+                keys.release(id);
+            }
+        };
+    }
+
+    @Override
+    public int operatorId() {
+        return operatorId;
+    }
+
+    @Override
+    public void keyRelease(KeyRelease release) {
+        this.keyRelease = Objects.requireNonNull(release, "release");
+    }
+
+    @Override
+    public boolean holds(int keyId) {
+        return keyId < lefts.length && (lefts[keyId] != null || rights[keyId] != null);
+    }
+
+    @Override
+    public void processElement(Object key, T event, long timestamp) {
+        L left = leftSide.apply(event);
+        if (left != null) {
+            processLeft(key, left, timestamp);
+        }
+        R right = rightSide.apply(event);
+        if (right != null) {
+            processRight(key, right, timestamp);
+        }
+    }
+
+    private void processLeft(Object key, L left, long ts) {
+        if (ts < watermark) {
+            lateLeft++;
+            output.lateLeft(key, left, ts);
+            return;
+        }
+        int id = keys.idOf(key);
+        ensureCapacity(id);
+        boolean matched = false;
+        TimeOrderedBuffer others = rights[id];
+        if (others != null) {
+            int from = others.firstAtOrAfter(plus(ts, lower));
+            int to = others.firstAfter(plus(ts, upper));
+            for (int i = from; i < to; i++) {
+                others.markMatched(i);
+                matched = true;
+                emitPair(key, left, ts, others.valueAt(i), others.timestampAt(i));
+            }
+        }
+        long last = plus(ts, upper); // the latest right timestamp that can join it
+        if (last < watermark) {
+            // no future right element can reach it (negative upper bound): done at once
+            if (!matched) {
+                emitUnmatchedLeft(key, left, ts, last);
+            }
+            settle(id);
+            return;
+        }
+        TimeOrderedBuffer mine = lefts[id];
+        if (mine == null) {
+            mine = lefts[id] = borrow();
+        }
+        mine.add(ts, left, matched);
+        if (++bufferedLeft > peakLeft) {
+            peakLeft = bufferedLeft;
+        }
+        settle(id);
+    }
+
+    private void processRight(Object key, R right, long ts) {
+        if (ts < watermark) {
+            lateRight++;
+            output.lateRight(key, right, ts);
+            return;
+        }
+        int id = keys.idOf(key);
+        ensureCapacity(id);
+        boolean matched = false;
+        TimeOrderedBuffer others = lefts[id];
+        if (others != null) {
+            // left.ts + lower <= ts <= left.ts + upper  <=>  ts - upper <= left.ts <= ts - lower
+            int from = others.firstAtOrAfter(minus(ts, upper));
+            int to = others.firstAfter(minus(ts, lower));
+            for (int i = from; i < to; i++) {
+                others.markMatched(i);
+                matched = true;
+                emitPair(key, others.valueAt(i), others.timestampAt(i), right, ts);
+            }
+        }
+        long last = minus(ts, lower); // the latest left timestamp that can join it
+        if (last < watermark) {
+            if (!matched) {
+                emitUnmatchedRight(key, right, ts, last);
+            }
+            settle(id);
+            return;
+        }
+        TimeOrderedBuffer mine = rights[id];
+        if (mine == null) {
+            mine = rights[id] = borrow();
+        }
+        mine.add(ts, right, matched);
+        if (++bufferedRight > peakRight) {
+            peakRight = bufferedRight;
+        }
+        settle(id);
+    }
+
+    @SuppressWarnings("unchecked")
+    private void emitPair(Object key, Object left, long leftTs, Object right, long rightTs) {
+        pairs++;
+        try {
+            output.pair(key, (L) left, leftTs, (R) right, rightTs, Math.max(leftTs, rightTs));
+        } catch (RuntimeException e) {
+            deadLetters++;
+            output.deadLetter(key, leftTs >= rightTs ? left : right, Math.max(leftTs, rightTs), e);
+        }
+    }
+
+    private void emitUnmatchedLeft(Object key, L left, long ts, long last) {
+        unmatchedLeft++;
+        try {
+            output.unmatchedLeft(key, left, ts, Math.max(ts, last));
+        } catch (RuntimeException e) {
+            deadLetters++;
+            output.deadLetter(key, left, ts, e);
+        }
+    }
+
+    private void emitUnmatchedRight(Object key, R right, long ts, long last) {
+        unmatchedRight++;
+        try {
+            output.unmatchedRight(key, right, ts, Math.max(ts, last));
+        } catch (RuntimeException e) {
+            deadLetters++;
+            output.deadLetter(key, right, ts, e);
+        }
+    }
+
+    @Override
+    public boolean beginWatermark(long newWatermark) {
+        if (newWatermark <= watermark) {
+            return false;
+        }
+        watermark = newWatermark;
+        return true;
+    }
+
+    /** The key's earliest drop time has come: drops (and reports unmatched) what the watermark has passed. */
+    @Override
+    @SuppressWarnings("unchecked")
+    public void onTimer(int id, long namespace, long timestamp) {
+        if (namespace != timerNamespace) {
+            throw new IllegalStateException("timer of namespace " + namespace + " handed to operator " + operatorId);
+        }
+        if (id >= timerAt.length || timerAt[id] != timestamp) {
+            return;
+        }
+        timerAt[id] = NO_TIMER;
+        Object key = keys.keyOf(id);
+        TimeOrderedBuffer l = lefts[id];
+        while (l != null && !l.isEmpty() && plus(l.earliest(), upper) < watermark) {
+            int at = l.start();
+            long ts = l.timestampAt(at);
+            boolean wasMatched = l.isMatched(at);
+            L value = (L) l.valueAt(at);
+            l.removeFirst();
+            bufferedLeft--;
+            if (!wasMatched) {
+                emitUnmatchedLeft(key, value, ts, plus(ts, upper));
+            }
+        }
+        TimeOrderedBuffer r = rights[id];
+        while (r != null && !r.isEmpty() && minus(r.earliest(), lower) < watermark) {
+            int at = r.start();
+            long ts = r.timestampAt(at);
+            boolean wasMatched = r.isMatched(at);
+            R value = (R) r.valueAt(at);
+            r.removeFirst();
+            bufferedRight--;
+            if (!wasMatched) {
+                emitUnmatchedRight(key, value, ts, minus(ts, lower));
+            }
+        }
+        settle(id);
+    }
+
+    @Override
+    public void onProcessingTimer(int keyId, long namespace, long timestamp, long now) {
+        throw new IllegalStateException("an event-time interval join registers no processing-time timers");
+    }
+
+    @Override
+    public void endWatermark() {
+        // everything happens in onTimer: only keys whose buffers reach their drop time are visited
+    }
+
+    /** Puts the key's timer at its earliest drop time, or frees the key when it holds nothing. */
+    private void settle(int id) {
+        TimeOrderedBuffer l = lefts[id];
+        TimeOrderedBuffer r = rights[id];
+        long due = Long.MAX_VALUE;
+        if (l != null) {
+            if (l.isEmpty()) {
+                giveBack(l);
+                lefts[id] = null;
+            } else {
+                due = dropTime(plus(l.earliest(), upper));
+            }
+        }
+        if (r != null) {
+            if (r.isEmpty()) {
+                giveBack(r);
+                rights[id] = null;
+            } else {
+                due = Math.min(due, dropTime(minus(r.earliest(), lower)));
+            }
+        }
+        boolean empty = lefts[id] == null && rights[id] == null;
+        long want = empty ? NO_TIMER : due;
+        if (timerAt[id] != want) {
+            if (timerAt[id] != NO_TIMER) {
+                timers.deleteEventTimeTimer(id, timerNamespace, timerAt[id]);
+            }
+            if (want != NO_TIMER) {
+                timers.registerEventTimeTimer(id, timerNamespace, want);
+            }
+            timerAt[id] = want;
+        }
+        if (empty) {
+            keyRelease.idle(id);
+        }
+    }
+
+    /**
+     * The watermark that drops an element whose last partner timestamp is {@code last}: the first one above it.
+     * At {@code Long.MAX_VALUE} (the end of input) everything goes.
+     */
+    private static long dropTime(long last) {
+        return last >= Long.MAX_VALUE - 1 ? Long.MAX_VALUE : last + 1;
+    }
+
+    private static long plus(long a, long b) {
+        long r = a + b;
+        if (((a ^ r) & (b ^ r)) < 0) {
+            return b > 0 ? Long.MAX_VALUE : Long.MIN_VALUE; // saturate instead of wrapping around
+        }
+        return r;
+    }
+
+    private static long minus(long a, long b) {
+        long r = a - b;
+        if (((a ^ b) & (a ^ r)) < 0) {
+            return b < 0 ? Long.MAX_VALUE : Long.MIN_VALUE;
+        }
+        return r;
+    }
+
+    private TimeOrderedBuffer borrow() {
+        return pooled > 0 ? pool[--pooled] : new TimeOrderedBuffer();
+    }
+
+    private void giveBack(TimeOrderedBuffer buffer) {
+        if (pooled < POOL_LIMIT) {
+            buffer.recycle();
+            if (pooled == pool.length) {
+                pool = Arrays.copyOf(pool, pooled * 2);
+            }
+            pool[pooled++] = buffer;
+        }
+    }
+
+    private void ensureCapacity(int id) {
+        if (id >= lefts.length) {
+            int n = Math.max(id + 1, lefts.length * 2);
+            lefts = Arrays.copyOf(lefts, n);
+            rights = Arrays.copyOf(rights, n);
+            int old = timerAt.length;
+            timerAt = Arrays.copyOf(timerAt, n);
+            Arrays.fill(timerAt, old, n, NO_TIMER);
+        }
+    }
+
+    @Override
+    public void endOfBatch() {
+        published.lazySet(BUFFERED_LEFT, bufferedLeft);
+        published.lazySet(BUFFERED_RIGHT, bufferedRight);
+        published.lazySet(PEAK_LEFT, peakLeft);
+        published.lazySet(PEAK_RIGHT, peakRight);
+        published.lazySet(PAIRS, pairs);
+        published.lazySet(UNMATCHED_LEFT, unmatchedLeft);
+        published.lazySet(UNMATCHED_RIGHT, unmatchedRight);
+        published.lazySet(LATE_LEFT, lateLeft);
+        published.lazySet(LATE_RIGHT, lateRight);
+        published.lazySet(DEAD_LETTERS, deadLetters);
+    }
+
+    @Override
+    public long lateEvents() {
+        return lateLeft + lateRight;
+    }
+
+    @Override
+    public long deadLetters() {
+        return deadLetters;
+    }
+
+    @Override
+    public long bufferedEvents() {
+        return bufferedLeft + bufferedRight;
+    }
+
+    /** @return left elements held now (shard thread) */
+    public long bufferedLeft() {
+        return bufferedLeft;
+    }
+
+    /** @return right elements held now (shard thread) */
+    public long bufferedRight() {
+        return bufferedRight;
+    }
+
+    /** Interval joins hold user types of each side; the engine refuses snapshots for them before this runs. */
+    @Override
+    public void writeState(DataOutput out, EventCodec<T> events, EventCodec<Object> keyCodec) {
+        throw new IllegalStateException("interval join operator " + operatorId + " does not support snapshots");
+    }
+
+    @Override
+    public void readState(DataInput in, EventCodec<T> events, EventCodec<Object> keyCodec) {
+        throw new IllegalStateException("interval join operator " + operatorId + " does not support snapshots");
+    }
+}
