@@ -78,7 +78,7 @@ public final class FastCheckout {
             List<ShopEvent> events = new ArrayList<>(carts);
             events.add(payment);
             alerts.accept(new Alert(RULE, payment.user(), payment.time(), "user " + payment.user() + ": "
-                    + carts.size() + " cart events then paid " + Alert.span(payment.time()
+                    + carts.size() + (carts.size() == 1 ? " cart event" : " cart events") + " then paid " + Alert.span(payment.time()
                     - carts.get(carts.size() - 1).time()) + " after the last, " + Alert.span(payment.time()
                     - carts.get(0).time()) + " after the first", events));
         });

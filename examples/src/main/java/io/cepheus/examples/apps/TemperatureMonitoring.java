@@ -24,7 +24,7 @@ import java.util.function.Consumer;
  * alert and that watermark to the second engine. Every alert at or before that watermark was queued before
  * the watermark was published, and every later one is newer, so no alert is ever late for the second
  * engine. Call {@link #forwardAlerts()} now and then while feeding readings (the command-line runner does it
- * every 1,024 events), and once more after closing the first engine, before closing the second.
+ * every 256 events), and once more after closing the first engine, before closing the second.
  *
  * <p>Thread use: the first engine's shards add to the queue (a concurrent queue); one thread calls
  * {@link #forwardAlerts()}, the only user of the second engine's producer.

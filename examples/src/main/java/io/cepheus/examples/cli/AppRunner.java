@@ -9,7 +9,7 @@ import java.util.function.LongSupplier;
 /**
  * Drives an app's pipeline from an event source: sends every event, derives event time from the data (after
  * each event, the watermark {@code max time seen - max delay - 1}, so an event more than the delay behind the
- * newest is late), hands work between engines every 1,024 events, handles malformed lines per
+ * newest is late), hands work between engines every 256 events, handles malformed lines per
  * {@code --on-error}, reports progress, and prints the summary. Runs on the caller's thread; deterministic for
  * a given input whatever the speed (no wall clock decides anything but the progress lines).
  */
@@ -17,6 +17,10 @@ public final class AppRunner {
 
     /** At most this many malformed lines are printed one by one. */
     static final int MALFORMED_SHOWN = 10;
+    /** The summary shows a throughput for runs of at least this many events. */
+    static final long THROUGHPUT_MIN_EVENTS = 10_000;
+    /** Work is handed between engines every this many events (a power of two). */
+    static final int PUMP_EVERY = 256;
 
     /**
      * What a run did.
@@ -46,7 +50,10 @@ public final class AppRunner {
             if (malformed > 0) {
                 out.printf(Locale.ROOT, "malformed lines %,12d (skipped)%n", malformed);
             }
-            out.printf(Locale.ROOT, "throughput      %,12d events/s%n", eventsPerSecond());
+            if (events >= THROUGHPUT_MIN_EVENTS) {
+                // below that, starting and stopping the engine's threads is most of the time
+                out.printf(Locale.ROOT, "throughput      %,12d events/s%n", eventsPerSecond());
+            }
             out.printf(Locale.ROOT, "elapsed         %,12.1f ms%n", elapsedNanos / 1e6);
         }
     }
@@ -133,7 +140,7 @@ public final class AppRunner {
                         pipeline.watermark(ts - delay - 1);
                     }
                 }
-                if ((events & 1023) == 0) {
+                if ((events & (PUMP_EVERY - 1)) == 0) {
                     pipeline.pump();
                 }
                 progress.update(events, counters);

@@ -157,6 +157,7 @@ public final class Cepheus {
             return OK;
         }
         long seed = args.longValue("seed", SampleStream.DEFAULT_SEED);
+        RunSettings.of(args);
         SampleStream stream = SampleStream.generate(seed);
         try (Outputs o = outputs(args)) {
             o.banner.printf(Locale.ROOT, "Cepheus fraud-detection demo: %,d generated logins and card payments of "
@@ -164,7 +165,7 @@ public final class Cepheus {
             o.banner.println("rules: brute-force (5 failed logins in a row within 10 min, per user), card-testing "
                     + "(under 1.00 then over 500.00 within 1 min, per card)");
             o.banner.println();
-            return runApp(Apps.FRAUD, EventSource.of(stream.events()), args, o, true);
+            return runApp(Apps.FRAUD, EventSource.of(stream.events()), args, o);
         }
     }
 
@@ -178,6 +179,7 @@ public final class Cepheus {
             explain(app);
             return OK;
         }
+        RunSettings.of(args);
         try (Outputs o = outputs(args)) {
             o.banner.println(app.name() + ": " + app.title());
             o.banner.println("input: the app's sample data (" + app.sample() + " in the jar); your own: cepheus run "
@@ -195,7 +197,7 @@ public final class Cepheus {
         try (BufferedReader reader = new BufferedReader(new InputStreamReader(resource, StandardCharsets.UTF_8))) {
             EventReader<E> events = new EventReader<>(reader, app.input(),
                     EventReader.Format.ofFileName(app.sample()));
-            return runApp(app, events::next, args, o, false);
+            return runApp(app, events::next, args, o);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -224,7 +226,7 @@ public final class Cepheus {
             throw new UsageException("run", "--input FILE is needed ('-' reads standard input)");
         }
         String format = args.choice("format", null, List.of("csv", "jsonl"));
-        args.choice("on-error", "skip", List.of("skip", "abort"));
+        RunSettings.of(args);
         EventReader.Format fmt = format == null ? (input.equals("-") ? null : EventReader.Format.ofFileName(input))
                 : EventReader.Format.valueOf(format.toUpperCase(Locale.ROOT));
         try (BufferedReader reader = open(input); Outputs o = outputs(args)) {
@@ -237,7 +239,7 @@ public final class Cepheus {
     private <E> int runFile(ExampleApp<E> app, BufferedReader reader, EventReader.Format format, Args args,
             Outputs o) {
         EventReader<E> events = new EventReader<>(reader, app.input(), format);
-        return runApp(app, events::next, args, o, false);
+        return runApp(app, events::next, args, o);
     }
 
     private BufferedReader open(String input) {
@@ -253,15 +255,27 @@ public final class Cepheus {
         }
     }
 
-    private <E> int runApp(ExampleApp<E> app, EventSource<E> source, Args args, Outputs o, boolean demo) {
-        int shards = args.intValue("shards", 1, 1, 64);
-        Duration maxDelay = args.duration("max-delay", DEFAULT_MAX_DELAY);
-        boolean skip = !"abort".equals(args.value("on-error", "skip").toLowerCase(Locale.ROOT));
+    /**
+     * The options every run takes, checked before anything is printed.
+     *
+     * @param shards   engine shards
+     * @param maxDelay how late an event may be
+     * @param skip     whether malformed lines are skipped
+     */
+    private record RunSettings(int shards, Duration maxDelay, boolean skip) {
+        static RunSettings of(Args args) {
+            return new RunSettings(args.intValue("shards", 1, 1, 64), args.duration("max-delay", DEFAULT_MAX_DELAY),
+                    args.choice("on-error", "skip", List.of("skip", "abort")).equals("skip"));
+        }
+    }
+
+    private <E> int runApp(ExampleApp<E> app, EventSource<E> source, Args args, Outputs o) {
+        RunSettings settings = RunSettings.of(args);
         AlertOutput alerts = new AlertOutput(o.lines, o.json, app.alertEvents());
-        Pipeline<E> pipeline = app.pipeline().create(shards, alerts);
+        Pipeline<E> pipeline = app.pipeline().create(settings.shards(), alerts);
         Progress progress = new Progress(args.has("no-progress") ? null : err, terminal, nanos);
-        AppRunner.Summary summary = new AppRunner(err, nanos).run(app, source, pipeline, alerts, maxDelay, skip,
-                progress);
+        AppRunner.Summary summary = new AppRunner(err, nanos).run(app, source, pipeline, alerts,
+                settings.maxDelay(), settings.skip(), progress);
         summary.print(o.banner);
         if (o.jsonTarget != null) {
             o.banner.println("alerts written to " + o.jsonTarget + " (JSON Lines)");
