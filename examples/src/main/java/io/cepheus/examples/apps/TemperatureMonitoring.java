@@ -25,6 +25,8 @@ import java.util.function.Consumer;
  * the watermark was published, and every later one is newer, so no alert is ever late for the second
  * engine. Call {@link #forwardAlerts()} now and then while feeding readings (the command-line runner does it
  * every 256 events), and once more after closing the first engine, before closing the second.
+ * Critical alerts come from the second engine's threads, so they may reach the sink after first-level alerts
+ * that are newer in event time.
  *
  * <p>Thread use: the first engine's shards add to the queue (a concurrent queue); one thread calls
  * {@link #forwardAlerts()}, the only user of the second engine's producer.
