@@ -1,67 +1,71 @@
 package io.cepheus.examples;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 
 /**
- * What the fraud detector reports: which rule fired and the events that made it fire, oldest first.
+ * What an example app reports: which rule fired, for which key, when, a readable message and the events
+ * that made it fire, oldest first. Immutable; the events are whatever the app matches (logins, payments,
+ * readings, other alerts...).
  *
- * @param rule   the rule
- * @param events the matched events
+ * @param rule    the rule's name, lower case with dashes ({@code card-testing})
+ * @param key     the key the pattern was matched for (user, card, order, rack...)
+ * @param time    event time of the alert, epoch milliseconds: the event completing the match, or the deadline
+ *                that passed for a non-occurrence
+ * @param message one readable sentence, without the time and the rule
+ * @param events  the matched events, oldest first
  */
-public record Alert(Rule rule, List<FraudEvent> events) {
-
-    /** The demo's two rules. */
-    public enum Rule {
-        /** Five failed logins in a row for one user within 10 minutes. */
-        BRUTE_FORCE,
-        /** A payment under 1.00 followed by one over 500.00 on the same card within 1 minute. */
-        CARD_TESTING
-    }
+public record Alert(String rule, String key, long time, String message, List<?> events) {
 
     private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneOffset.UTC);
 
-    /** Copies the events; an alert without events makes no sense. */
+    /** Checks the fields and copies the events. */
     public Alert {
+        Objects.requireNonNull(rule, "rule");
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(message, "message");
         events = List.copyOf(events);
         if (events.isEmpty()) {
             throw new IllegalArgumentException("an alert needs the events that raised it");
         }
     }
 
-    /** @return the first event */
-    public FraudEvent first() {
-        return events.get(0);
-    }
-
-    /** @return the event that completed the match */
-    public FraudEvent last() {
-        return events.get(events.size() - 1);
-    }
-
-    /** @return one readable line, e.g. {@code [08:14:03] BRUTE FORCE   user u2001 (grade B): ...} */
+    /** @return one line for a terminal, e.g. {@code [08:03:05] BRUTE FORCE   user u2001: ...} (UTC time) */
     public String describe() {
-        String when = "[" + CLOCK.format(Instant.ofEpochMilli(last().ts())) + "] ";
-        String span = seconds(last().ts() - first().ts());
-        FraudEvent who = first();
-        if (rule == Rule.BRUTE_FORCE) {
-            return when + "BRUTE FORCE   user " + who.user() + " (grade " + who.grade() + "): " + events.size()
-                    + " failed logins in a row within " + span;
+        String label = rule.toUpperCase(Locale.ROOT).replace('-', ' ');
+        return "[" + CLOCK.format(Instant.ofEpochMilli(time)) + "] " + String.format(Locale.ROOT, "%-13s ", label)
+                + message;
+    }
+
+    /**
+     * @param cents an amount in cents
+     * @return it as money, e.g. {@code 1,234.56}
+     */
+    public static String money(long cents) {
+        String sign = cents < 0 ? "-" : "";
+        long abs = Math.abs(cents);
+        return sign + String.format(Locale.ROOT, "%,d.%02d", abs / 100, abs % 100);
+    }
+
+    /**
+     * @param millis a span of time
+     * @return it for a human, e.g. {@code 3m 5s}, {@code 31s}, {@code 1h 2m}, {@code 1.5s}
+     */
+    public static String span(long millis) {
+        long s = millis / 1000;
+        if (s >= 3600) {
+            return s / 3600 + "h " + (s % 3600) / 60 + "m";
         }
-        return when + "CARD TESTING  card " + who.card() + " of " + who.user() + " (grade " + who.grade() + "): "
-                + money(first().amountCents()) + " then " + money(last().amountCents()) + " within " + span;
-    }
-
-    private static String seconds(long millis) {
-        Duration d = Duration.ofMillis(millis);
-        return d.toMinutes() > 0 ? d.toMinutes() + "m " + d.toSecondsPart() + "s" : d.toSeconds() + "s";
-    }
-
-    static String money(long cents) {
-        return String.format(Locale.ROOT, "%,d.%02d", cents / 100, cents % 100);
+        if (s >= 60) {
+            return s / 60 + "m " + s % 60 + "s";
+        }
+        if (millis % 1000 != 0) {
+            return String.format(Locale.ROOT, "%.1fs", millis / 1000.0);
+        }
+        return s + "s";
     }
 }

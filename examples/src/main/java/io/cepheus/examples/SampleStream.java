@@ -1,6 +1,5 @@
 package io.cepheus.examples;
 
-import io.cepheus.examples.Alert.Rule;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -90,7 +89,7 @@ public final class SampleStream {
             cardTestingNearMisses();
             // stable sorts: events of one account keep the order they were generated in
             events.sort(Comparator.comparingLong(FraudEvent::ts));
-            planted.sort(Comparator.comparingLong(a -> a.last().ts()));
+            planted.sort(Comparator.comparingLong(Alert::time));
             return new SampleStream(seed, events, planted);
         }
 
@@ -144,7 +143,7 @@ public final class SampleStream {
             if (rng.nextBoolean()) {
                 events.add(FraudEvent.login(ts, user(victim), grade, true));
             }
-            planted.add(new Alert(Rule.BRUTE_FORCE, failures.subList(0, 5)));
+            planted.add(FraudDetector.bruteForceAlert(failures.subList(0, 5)));
         }
 
         private void bruteForceNearMisses() {
@@ -183,7 +182,7 @@ public final class SampleStream {
             ts += 5_000 + rng.nextLong(35_000);
             FraudEvent charge = FraudEvent.payment(ts, user(victim), card, grade, 500_01 + rng.nextLong(2_000_00));
             events.add(charge);
-            planted.add(new Alert(Rule.CARD_TESTING, List.of(firstProbe, charge)));
+            planted.add(FraudDetector.cardTestingAlert(firstProbe, charge));
         }
 
         private void cardTestingNearMisses() {

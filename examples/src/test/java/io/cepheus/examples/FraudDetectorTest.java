@@ -2,7 +2,6 @@ package io.cepheus.examples;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.cepheus.examples.Alert.Rule;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -32,11 +31,7 @@ class FraudDetectorTest {
     private static List<Alert> detect(List<FraudEvent> events) {
         List<FraudEvent> sorted = new ArrayList<>(events);
         sorted.sort((x, y) -> Long.compare(x.ts(), y.ts()));
-        List<Alert> alerts = new ArrayList<>();
-        FraudDetector detector = new FraudDetector(alerts::add);
-        sorted.forEach(detector::accept);
-        detector.finish();
-        return alerts;
+        return EngineRun.alertsOf(sorted, FraudEvent::ts, FraudDetector::register);
     }
 
     @Test
@@ -44,7 +39,7 @@ class FraudDetectorTest {
         List<FraudEvent> alice = List.of(fail("alice", at(0, 0)), fail("alice", at(0, 30)), fail("alice", at(1, 0)),
                 fail("alice", at(2, 0)), fail("alice", at(3, 0)));
 
-        assertEquals(List.of(new Alert(Rule.BRUTE_FORCE, alice)), detect(alice));
+        assertEquals(List.of(FraudDetector.bruteForceAlert(alice)), detect(alice));
     }
 
     @Test
@@ -53,7 +48,7 @@ class FraudDetectorTest {
         for (int i = 0; i < 7; i++) {
             dave.add(fail("dave", at(0, 10 * i)));
         }
-        assertEquals(List.of(new Alert(Rule.BRUTE_FORCE, dave.subList(0, 5))), detect(dave));
+        assertEquals(List.of(FraudDetector.bruteForceAlert(dave.subList(0, 5))), detect(dave));
     }
 
     @Test
@@ -62,8 +57,8 @@ class FraudDetectorTest {
         for (int i = 0; i < 10; i++) {
             erin.add(fail("erin", at(i, 0)));
         }
-        assertEquals(List.of(new Alert(Rule.BRUTE_FORCE, erin.subList(0, 5)),
-                new Alert(Rule.BRUTE_FORCE, erin.subList(5, 10))), detect(erin));
+        assertEquals(List.of(FraudDetector.bruteForceAlert(erin.subList(0, 5)),
+                FraudDetector.bruteForceAlert(erin.subList(5, 10))), detect(erin));
     }
 
     @Test
@@ -90,7 +85,7 @@ class FraudDetectorTest {
         List<FraudEvent> events = new ArrayList<>(failures);
         events.add(purchase);
 
-        assertEquals(List.of(new Alert(Rule.BRUTE_FORCE, failures)), detect(events));
+        assertEquals(List.of(FraudDetector.bruteForceAlert(failures)), detect(events));
     }
 
     @Test
@@ -99,7 +94,7 @@ class FraudDetectorTest {
         FraudEvent coffee = pay("c1", 3_50, at(0, 10));
         FraudEvent charge = pay("c1", 600_00, at(0, 30));
 
-        assertEquals(List.of(new Alert(Rule.CARD_TESTING, List.of(probe, charge))),
+        assertEquals(List.of(FraudDetector.cardTestingAlert(probe, charge)),
                 detect(List.of(probe, coffee, charge)));
     }
 
@@ -109,7 +104,7 @@ class FraudDetectorTest {
         FraudEvent probe2 = pay("c4", 20, at(0, 5));
         FraudEvent charge = pay("c4", 900_00, at(0, 20));
 
-        assertEquals(List.of(new Alert(Rule.CARD_TESTING, List.of(probe1, charge))),
+        assertEquals(List.of(FraudDetector.cardTestingAlert(probe1, charge)),
                 detect(List.of(probe1, probe2, charge)));
     }
 
@@ -140,7 +135,7 @@ class FraudDetectorTest {
         events.add(probe);
         events.add(charge);
 
-        assertEquals(List.of(new Alert(Rule.BRUTE_FORCE, failures), new Alert(Rule.CARD_TESTING, List.of(probe, charge))),
+        assertEquals(List.of(FraudDetector.bruteForceAlert(failures), FraudDetector.cardTestingAlert(probe, charge)),
                 detect(events));
     }
 
@@ -149,9 +144,8 @@ class FraudDetectorTest {
         List<FraudEvent> failures = List.of(fail("alice", at(0, 0)), fail("alice", at(0, 30)), fail("alice", at(1, 0)),
                 fail("alice", at(2, 0)), fail("alice", at(3, 5)));
         assertEquals("[08:03:05] BRUTE FORCE   user alice (grade B): 5 failed logins in a row within 3m 5s",
-                new Alert(Rule.BRUTE_FORCE, failures).describe());
+                FraudDetector.bruteForceAlert(failures).describe());
         assertEquals("[08:00:31] CARD TESTING  card c1 of holder-of-c1 (grade C): 0.07 then 1,234.56 within 31s",
-                new Alert(Rule.CARD_TESTING, List.of(pay("c1", 7, at(0, 0)), pay("c1", 1_234_56, at(0, 31))))
-                        .describe());
+                FraudDetector.cardTestingAlert(pay("c1", 7, at(0, 0)), pay("c1", 1_234_56, at(0, 31))).describe());
     }
 }

@@ -1,0 +1,393 @@
+package io.cepheus.examples.cli;
+
+import io.cepheus.examples.FraudEvent;
+import io.cepheus.examples.SampleStream;
+import io.cepheus.examples.StopwatchClock;
+import io.cepheus.examples.workloads.WorkloadSelection;
+import io.cepheus.nfa.CompiledPattern;
+import io.cepheus.nfa.NfaCompiler;
+import io.cepheus.pattern.Pattern;
+import java.io.BufferedOutputStream;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.LongSupplier;
+
+/**
+ * The command-line runner, the shaded jar's main class: {@code java -jar examples/target/cepheus-demo.jar
+ * [COMMAND] [OPTIONS]}. Without a command it runs the fraud-detection demo. {@code --help} on any command
+ * says what it takes. Exit status: 0 done, 1 failed (bad input under {@code --on-error abort}, unreadable
+ * file, a bench count that disagrees), 2 bad arguments.
+ *
+ * <p>An instance runs one command at a time on the caller's thread; the streams and the clock are injected
+ * so tests see exactly what a user would.
+ */
+public final class Cepheus {
+
+    /** Exit status of a run that did its job. */
+    public static final int OK = 0;
+    /** Exit status of a run that failed. */
+    public static final int FAILED = 1;
+    /** Exit status of bad arguments. */
+    public static final int USAGE = 2;
+
+    private static final Set<String> APP_OPTIONS = Set.of("out", "shards", "max-delay");
+    private static final Set<String> APP_FLAGS = Set.of("explain", "no-progress", "help");
+    private static final Duration DEFAULT_MAX_DELAY = Duration.ofSeconds(5);
+
+    private final PrintStream out;
+    private final PrintStream err;
+    private final InputStream stdin;
+    private final LongSupplier nanos;
+    private final boolean terminal;
+
+    /**
+     * @param out      standard output
+     * @param err      standard error
+     * @param stdin    standard input, for {@code --input -}
+     * @param nanos    a monotonic clock (throughput, progress)
+     * @param terminal whether the user watches a terminal (progress redrawn in place)
+     */
+    public Cepheus(PrintStream out, PrintStream err, InputStream stdin, LongSupplier nanos, boolean terminal) {
+        this.out = out;
+        this.err = err;
+        this.stdin = stdin;
+        this.nanos = nanos;
+        this.terminal = terminal;
+    }
+
+    /** @param args the command line */
+    public static void main(String[] args) {
+        PrintStream stdout = new PrintStream(new BufferedOutputStream(System.out, 1 << 16), true,
+                StandardCharsets.UTF_8);
+        int status = new Cepheus(stdout, System.err, System.in, StopwatchClock::nanos, System.console() != null)
+                .run(args);
+        stdout.flush();
+        System.exit(status);
+    }
+
+    /**
+     * @param args the command line
+     * @return the exit status
+     */
+    public int run(String... args) {
+        List<String> tokens = Arrays.asList(args);
+        String command = tokens.isEmpty() || tokens.get(0).startsWith("--") && !isHelp(tokens.get(0)) ? "demo"
+                : tokens.get(0);
+        List<String> rest = tokens.isEmpty() || !command.equals(tokens.get(0)) ? tokens
+                : tokens.subList(1, tokens.size());
+        try {
+            return switch (command) {
+                case "help", "--help", "-h" -> help(rest);
+                case "demo", "fraud" -> demo(command, rest);
+                case "run" -> runCommand(rest);
+                case "bench" -> bench(rest);
+                default -> {
+                    ExampleApp<?> app = Apps.byName(command);
+                    if (app == null) {
+                        throw new UsageException(null, "unknown command '" + command + "'; commands: demo, "
+                                + Apps.names().replace("fraud, ", "") + ", run, bench, help");
+                    }
+                    yield sample(app, rest);
+                }
+            };
+        } catch (UsageException e) {
+            err.println("cepheus: error: " + e.getMessage());
+            err.println(e.command() == null ? "Run 'cepheus --help' for usage."
+                    : "Run 'cepheus " + e.command() + " --help' for usage.");
+            return USAGE;
+        } catch (AppRunner.AbortedException e) {
+            err.println("cepheus: stopped at " + e.getMessage()
+                    + (((MalformedLineException) e.getCause()).fatal() ? "" : " (--on-error abort)"));
+            return FAILED;
+        } catch (UncheckedIOException e) {
+            err.println("cepheus: " + e.getMessage());
+            return FAILED;
+        } finally {
+            out.flush();
+        }
+    }
+
+    private static boolean isHelp(String token) {
+        return token.equals("--help") || token.equals("-h");
+    }
+
+    // ---- commands
+
+    private int help(List<String> rest) {
+        if (rest.isEmpty()) {
+            out.print(Help.top());
+            return OK;
+        }
+        if (rest.size() > 1) {
+            throw new UsageException(null, "help takes one command, got " + String.join(" ", rest));
+        }
+        String topic = rest.get(0);
+        String text = Help.of(topic);
+        if (text == null) {
+            throw new UsageException(null, "no help on '" + topic + "': no such command");
+        }
+        out.print(text);
+        return OK;
+    }
+
+    private int demo(String command, List<String> rest) {
+        Set<String> options = union(APP_OPTIONS, Set.of("seed"));
+        Args args = Args.parse(command, rest, options, APP_FLAGS, 0);
+        if (args.has("help")) {
+            out.print(Help.of("demo"));
+            return OK;
+        }
+        if (args.has("explain")) {
+            explain(Apps.FRAUD);
+            return OK;
+        }
+        long seed = args.longValue("seed", SampleStream.DEFAULT_SEED);
+        RunSettings.of(args);
+        SampleStream stream = SampleStream.generate(seed);
+        try (Outputs o = outputs(args)) {
+            o.banner.printf(Locale.ROOT, "Cepheus fraud-detection demo: %,d generated logins and card payments of "
+                    + "2,000 users over 3 hours (seed %d)%n", stream.events().size(), seed);
+            o.banner.println("rules: brute-force (5 failed logins in a row within 10 min, per user), card-testing "
+                    + "(under 1.00 then over 500.00 within 1 min, per card)");
+            o.banner.println();
+            return runApp(Apps.FRAUD, EventSource.of(stream.events()), args, o);
+        }
+    }
+
+    private int sample(ExampleApp<?> app, List<String> rest) {
+        Args args = Args.parse(app.name(), rest, APP_OPTIONS, APP_FLAGS, 0);
+        if (args.has("help")) {
+            out.print(Help.of(app.name()));
+            return OK;
+        }
+        if (args.has("explain")) {
+            explain(app);
+            return OK;
+        }
+        RunSettings.of(args);
+        try (Outputs o = outputs(args)) {
+            o.banner.println(app.name() + ": " + app.title());
+            o.banner.println("input: the app's sample data (" + app.sample() + " in the jar); your own: cepheus run "
+                    + app.name() + " --input FILE");
+            o.banner.println();
+            return runSample(app, args, o);
+        }
+    }
+
+    private <E> int runSample(ExampleApp<E> app, Args args, Outputs o) {
+        InputStream resource = Cepheus.class.getResourceAsStream("/" + app.sample());
+        if (resource == null) {
+            throw new IllegalStateException("the jar lacks " + app.sample());
+        }
+        try (BufferedReader reader = new BufferedReader(new InputStreamReader(resource, StandardCharsets.UTF_8))) {
+            EventReader<E> events = new EventReader<>(reader, app.input(),
+                    EventReader.Format.ofFileName(app.sample()));
+            return runApp(app, events::next, args, o);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private int runCommand(List<String> rest) {
+        Set<String> options = union(APP_OPTIONS, Set.of("input", "format", "on-error"));
+        Args args = Args.parse("run", rest, options, APP_FLAGS, 1);
+        if (args.has("help")) {
+            out.print(Help.of("run"));
+            return OK;
+        }
+        if (args.positionals().isEmpty()) {
+            throw new UsageException("run", "which app? one of " + Apps.names());
+        }
+        ExampleApp<?> app = Apps.byName(args.positionals().get(0));
+        if (app == null) {
+            throw new UsageException("run", "unknown app '" + args.positionals().get(0) + "'; apps: " + Apps.names());
+        }
+        if (args.has("explain")) {
+            explain(app);
+            return OK;
+        }
+        String input = args.value("input");
+        if (input == null) {
+            throw new UsageException("run", "--input FILE is needed ('-' reads standard input)");
+        }
+        String format = args.choice("format", null, List.of("csv", "jsonl"));
+        RunSettings.of(args);
+        EventReader.Format fmt = format == null ? (input.equals("-") ? null : EventReader.Format.ofFileName(input))
+                : EventReader.Format.valueOf(format.toUpperCase(Locale.ROOT));
+        try (BufferedReader reader = open(input); Outputs o = outputs(args)) {
+            return runFile(app, reader, fmt, args, o);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private <E> int runFile(ExampleApp<E> app, BufferedReader reader, EventReader.Format format, Args args,
+            Outputs o) {
+        EventReader<E> events = new EventReader<>(reader, app.input(), format);
+        return runApp(app, events::next, args, o);
+    }
+
+    private BufferedReader open(String input) {
+        if (input.equals("-")) {
+            return new BufferedReader(new InputStreamReader(stdin, StandardCharsets.UTF_8));
+        }
+        try {
+            return Files.newBufferedReader(Path.of(input), StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw new UncheckedIOException("no such file: " + input, e);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + input + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The options every run takes, checked before anything is printed.
+     *
+     * @param shards   engine shards
+     * @param maxDelay how late an event may be
+     * @param skip     whether malformed lines are skipped
+     */
+    private record RunSettings(int shards, Duration maxDelay, boolean skip) {
+        static RunSettings of(Args args) {
+            return new RunSettings(args.intValue("shards", 1, 1, 64), args.duration("max-delay", DEFAULT_MAX_DELAY),
+                    args.choice("on-error", "skip", List.of("skip", "abort")).equals("skip"));
+        }
+    }
+
+    private <E> int runApp(ExampleApp<E> app, EventSource<E> source, Args args, Outputs o) {
+        RunSettings settings = RunSettings.of(args);
+        AlertOutput alerts = new AlertOutput(o.lines, o.json, app.alertEvents());
+        Pipeline<E> pipeline = app.pipeline().create(settings.shards(), alerts);
+        Progress progress = new Progress(args.has("no-progress") ? null : err, terminal, nanos);
+        AppRunner.Summary summary = new AppRunner(err, nanos).run(app, source, pipeline, alerts,
+                settings.maxDelay(), settings.skip(), progress);
+        summary.print(o.banner);
+        if (o.jsonTarget != null) {
+            o.banner.println("alerts written to " + o.jsonTarget + " (JSON Lines)");
+        }
+        return OK;
+    }
+
+    private int bench(List<String> rest) {
+        Args args = Args.parse("bench", rest, Set.of("runs"), Set.of("help"), 4);
+        if (args.has("help")) {
+            out.print(Help.of("bench"));
+            return OK;
+        }
+        int runs = args.intValue("runs", 3, 1, 50);
+        List<io.cepheus.examples.workloads.Workload> workloads;
+        try {
+            workloads = WorkloadSelection.parse(args.positionals());
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("bench", e.getMessage());
+        }
+        return new Bench(out, nanos).run(workloads, runs) ? OK : FAILED;
+    }
+
+    private void explain(ExampleApp<?> app) {
+        out.println("# " + app.name() + ": " + app.title());
+        for (Map.Entry<String, Pattern<?>> e : app.patterns().entrySet()) {
+            CompiledPattern<?> compiled = NfaCompiler.compile(e.getValue());
+            out.println();
+            out.println("## " + e.getKey());
+            out.println();
+            out.println("Pattern: " + e.getValue());
+            out.println("Compiled: " + compiled);
+            out.println();
+            out.println("Mermaid (renders on GitHub, or paste into https://mermaid.live):");
+            out.println();
+            out.println("```mermaid");
+            out.print(ensureNewline(compiled.toMermaid()));
+            out.println("```");
+            out.println();
+            out.println("DOT (render with: dot -Tsvg -o " + app.name() + ".svg):");
+            out.println();
+            out.println("```dot");
+            out.print(ensureNewline(compiled.toDot()));
+            out.println("```");
+        }
+    }
+
+    private static String ensureNewline(String s) {
+        return s.endsWith("\n") ? s : s + "\n";
+    }
+
+    // ---- outputs
+
+    /**
+     * Where a run's text goes. With {@code --out -} the JSON takes standard output, so the readable lines are
+     * left out and the banner and summary go to standard error.
+     */
+    private final class Outputs implements AutoCloseable {
+        final PrintStream banner;
+        final PrintStream lines;
+        final PrintStream json;
+        final String jsonTarget;
+        private final OutputStream file;
+
+        Outputs(Args args) {
+            String target = args.value("out");
+            if (target == null) {
+                banner = out;
+                lines = out;
+                json = null;
+                jsonTarget = null;
+                file = null;
+            } else if (target.equals("-")) {
+                banner = err;
+                lines = null;
+                json = out;
+                jsonTarget = null;
+                file = null;
+            } else {
+                try {
+                    file = new BufferedOutputStream(Files.newOutputStream(Path.of(target)));
+                } catch (IOException e) {
+                    throw new UncheckedIOException("cannot write " + target + ": " + e.getMessage(), e);
+                }
+                banner = out;
+                lines = out;
+                json = new PrintStream(file, false, StandardCharsets.UTF_8);
+                jsonTarget = target;
+            }
+        }
+
+        @Override
+        public void close() {
+            if (json != null) {
+                json.flush();
+            }
+            if (file != null) {
+                json.close();
+                if (json.checkError()) {
+                    throw new UncheckedIOException(new IOException("writing " + jsonTarget + " failed"));
+                }
+            }
+        }
+    }
+
+    private Outputs outputs(Args args) {
+        return new Outputs(args);
+    }
+
+    private static Set<String> union(Set<String> a, Set<String> b) {
+        java.util.Set<String> out = new java.util.HashSet<>(a);
+        out.addAll(b);
+        return out;
+    }
+}

@@ -1,0 +1,122 @@
+package io.cepheus.examples.cli;
+
+import java.util.Locale;
+
+/** The {@code --help} texts. */
+final class Help {
+
+    private Help() {
+    }
+
+    private static final String APP_OPTIONS = """
+              --out FILE|-       also write the alerts as JSON Lines to FILE ('-': standard output, and the
+                                 readable lines are left out; the summary goes to standard error)
+              --explain          print the app's compiled patterns as Mermaid and DOT diagrams, and stop
+              --shards N         engine shards (worker threads), 1 to 64 (default 1: alerts in time order)
+              --max-delay D      how late an event may come, behind the newest one, and still be matched
+                                 (500ms, 5s, 2m, 1h; default 5s); later ones are counted as late
+              --no-progress      no progress line on standard error
+              --help             this help
+            """;
+
+    /** @return the top-level help */
+    static String top() {
+        StringBuilder apps = new StringBuilder();
+        for (ExampleApp<?> app : Apps.ALL) {
+            if (!app.name().equals("fraud")) {
+                apps.append(String.format(Locale.ROOT, "  %-16s %s%n", app.name(), app.title()));
+            }
+        }
+        return """
+                Cepheus: complex event processing in your JVM. Example alerting apps on the streaming engine.
+
+                Usage: java -jar examples/target/cepheus-demo.jar [COMMAND] [OPTIONS]
+
+                Commands:
+                  demo             the fraud-detection demo over generated logins and payments (the default)
+                %s  run APP          run an app over your CSV or JSON Lines events: --input FILE|-
+                  bench [W1..W4]   the benchmark workloads through the NFA, counts checked against WORKLOADS.md
+                  help [COMMAND]   this help, or a command's
+
+                Each app command runs the app over its sample data. 'COMMAND --help' tells more, and an app's
+                help lists the fields its input needs. Exit status: 0 done, 1 failed, 2 bad arguments.
+                """.formatted(apps);
+    }
+
+    /**
+     * @param command a command or app name
+     * @return its help, or null if there is no such command
+     */
+    static String of(String command) {
+        switch (command) {
+            case "demo", "fraud":
+                return """
+                        Usage: cepheus [demo] [--seed N] [OPTIONS]
+
+                        The fraud-detection demo: two rules over a generated stream of ~50,000 logins and card
+                        payments (2,000 users, 3 hours, planted fraud and near misses), on the streaming engine.
+                        Alerts are printed as they are raised, then a summary.
+
+                          --seed N           the stream's seed (default 20250301)
+                        %s
+                        The same app runs over your data: cepheus run fraud --input FILE (see 'cepheus run --help').
+                        Its input fields:
+                        %s
+                        """.formatted(APP_OPTIONS, fields(Apps.FRAUD));
+            case "run":
+                StringBuilder apps = new StringBuilder();
+                for (ExampleApp<?> app : Apps.ALL) {
+                    apps.append(String.format(Locale.ROOT, "  %-16s %s%n", app.name(), app.title()));
+                }
+                return """
+                        Usage: cepheus run APP --input FILE|- [OPTIONS]
+
+                        Runs an example app over your events: CSV with a header line, or JSON Lines (one flat
+                        object per line). 'cepheus APP --help' lists the fields an app reads; extra columns or keys
+                        are ignored. Times are epoch milliseconds or ISO-8601 (2025-03-01T08:00:00Z); amounts are
+                        decimals (12.34). Events may come out of order by up to --max-delay.
+
+                          --input FILE|-     the events ('-': standard input)
+                          --format F         csv or jsonl (default: from the file name, else from the first line)
+                          --on-error E       a malformed line is reported with its number and skipped (skip, the
+                                             default) or stops the run with exit status 1 (abort)
+                        %s
+                        Apps:
+                        %s""".formatted(APP_OPTIONS, apps);
+            case "bench":
+                return """
+                        Usage: cepheus bench [W1 W2 W3 W4] [--runs N]
+
+                        Generates the workloads of shared/bench/WORKLOADS.md (all four unless named), runs each
+                        through the NFA on one thread N times (default 3), and prints the median events/s with the
+                        match and timeout counts and the checksum, checked against WORKLOADS.md (exit status 1 if
+                        one differs). For real measurements use the benchmarks module (JMH, engine runs).
+
+                          --runs N           runs per workload, 1 to 50 (default 3)
+                          --help             this help
+                        """;
+            default:
+                ExampleApp<?> app = Apps.byName(command);
+                if (app == null) {
+                    return null;
+                }
+                return """
+                        Usage: cepheus %s [OPTIONS]          (over the app's sample data)
+                               cepheus run %s --input FILE|- [OPTIONS]
+
+                        %s
+
+                        %s
+
+                        Input fields (CSV header names or JSON keys):
+                        %s
+                        Options:
+                        %s""".formatted(app.name(), app.name(), app.title(), app.description(), fields(app),
+                        APP_OPTIONS);
+        }
+    }
+
+    private static String fields(ExampleApp<?> app) {
+        return String.join("\n", app.input().describeFields()) + "\n";
+    }
+}
