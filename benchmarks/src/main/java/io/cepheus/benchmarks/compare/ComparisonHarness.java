@@ -16,14 +16,17 @@ import java.util.Locale;
  * Cepheus's first run (matches, timeouts, checksum), and that result must satisfy the comparison's
  * specification; otherwise a {@link ResultMismatchException} ends the comparison before any speed is known.
  *
- * <p>A run: {@link Contender#prepare()} (untimed), a full GC, then {@link Trial#feed()} timed by
- * {@link StopwatchClock} with the bytes this thread allocates counted by
+ * <p>A run: {@link Contender#prepare()} (untimed), full GCs until used heap settles, then {@link Trial#feed()}
+ * timed by {@link StopwatchClock} with the bytes this thread allocates counted by
  * {@code com.sun.management.ThreadMXBean#getThreadAllocatedBytes}, then (for comparisons that ask) another full
  * GC while the trial is still referenced, so the difference in used heap is what the engine's state retains.
  *
  * <p>Owned by one thread, which runs both engines.
  */
 public final class ComparisonHarness {
+
+    private static final int MAX_GCS = 5;
+    private static final long SETTLED_BYTES = 64 << 10;
 
     private final int warmups;
     private final int runs;
@@ -77,9 +80,11 @@ public final class ComparisonHarness {
             }
         }
         boolean heap = comparison.retainedHeap();
-        return new ComparisonOutcome(comparison,
-                new EngineStats(comparison.cepheus().engine(), reference, rates[0], bytes[0], heap ? retained[0] : null),
-                new EngineStats(comparison.flink().engine(), reference, rates[1], bytes[1], heap ? retained[1] : null));
+        EngineStats cepheus = new EngineStats(comparison.cepheus().engine(), reference, rates[0], bytes[0],
+                heap ? retained[0] : null);
+        EngineStats flink = new EngineStats(comparison.flink().engine(), reference, rates[1], bytes[1],
+                heap ? retained[1] : null);
+        return new ComparisonOutcome(comparison, cepheus, flink);
     }
 
     /** Cepheus first in even rounds, Flink first in odd ones. */
@@ -104,8 +109,7 @@ public final class ComparisonHarness {
     private Sample measure(Comparison comparison, Contender contender) throws Exception {
         long threadId = Thread.currentThread().getId();
         try (Trial trial = contender.prepare()) {
-            System.gc();
-            long usedBefore = memory.getHeapMemoryUsage().getUsed();
+            long usedBefore = settledHeapUsed();
             long allocatedBefore = threads.getThreadAllocatedBytes(threadId);
             long start = StopwatchClock.nanos();
             RunResult result = trial.feed();
@@ -113,14 +117,33 @@ public final class ComparisonHarness {
             long allocated = threads.getThreadAllocatedBytes(threadId) - allocatedBefore;
             long retained = 0;
             if (comparison.retainedHeap()) {
-                System.gc();
-                retained = memory.getHeapMemoryUsage().getUsed() - usedBefore;
+                retained = settledHeapUsed() - usedBefore;
             }
             // the trial (engine and state) must stay reachable until the heap has been measured
             Reference.reachabilityFence(trial);
             int events = comparison.events();
             return new Sample(result, events * 1e9 / Math.max(1, nanos), (double) allocated / events, retained);
         }
+    }
+
+    /**
+     * Used heap after full GCs, repeated (at most {@value #MAX_GCS} times) until it stops shrinking by more than
+     * {@value #SETTLED_BYTES} bytes: one GC can leave objects that a cleaner thread releases only after it (an
+     * engine closed in the previous run), which would otherwise be counted against this run.
+     */
+    private long settledHeapUsed() {
+        System.gc();
+        long used = memory.getHeapMemoryUsage().getUsed();
+        for (int i = 1; i < MAX_GCS; i++) {
+            System.gc();
+            long now = memory.getHeapMemoryUsage().getUsed();
+            boolean settled = used - now < SETTLED_BYTES;
+            used = now;
+            if (settled) {
+                break;
+            }
+        }
+        return used;
     }
 
     private void progress(Comparison comparison, String kind, int round, Contender contender, Sample sample) {

@@ -35,8 +35,8 @@ public final class ComparisonReport {
         Comparison comparison = outcome.comparison();
         RunResult result = stats.result();
         boolean equal = outcome.cepheus().result().equals(outcome.flink().result());
-        out.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s–%s | %,d / %,d | %s (%s) | %s | %s | %s |\n",
-                comparison.name(), String.format(Locale.ROOT, "%,d events, %s", comparison.events(), comparison.input()),
+        String format = "| %s | %s | %s | %s | %s–%s | %,d / %,d | %s (%s) | %s | %s | %s |\n";
+        out.append(String.format(Locale.ROOT, format, comparison.name(), String.format(Locale.ROOT, "%,d events, %s", comparison.events(), comparison.input()),
                 stats.engine(), rate(stats.medianEventsPerSecond()), rate(stats.minEventsPerSecond()),
                 rate(stats.maxEventsPerSecond()), result.matches(), result.timeouts(), equal ? "yes" : "NO",
                 MatchChecksum.hex(result.checksum()), bytes(stats.medianBytesPerEvent()),

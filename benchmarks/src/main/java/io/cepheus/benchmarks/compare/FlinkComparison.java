@@ -75,7 +75,9 @@ public final class FlinkComparison {
         System.out.print(table);
         Path out = options.out.toAbsolutePath();
         Files.createDirectories(out.getParent());
-        Files.writeString(out, "# Cepheus vs Apache Flink\n\n" + setting + ".\n\n" + table,
+        String command = "FlinkComparison " + String.join(" ", args) + " (JVM arguments "
+                + ManagementFactory.getRuntimeMXBean().getInputArguments() + ")";
+        Files.writeString(out, "# Cepheus vs Apache Flink\n\n`" + command + "`: " + setting + ".\n\n" + table,
                 StandardCharsets.UTF_8);
         System.out.println();
         System.out.println("results written to " + out);
@@ -97,11 +99,8 @@ public final class FlinkComparison {
                     case "--warmup" -> options.warmups = number(args, ++i);
                     case "--runs" -> options.runs = number(args, ++i);
                     case "--events" -> options.events = number(args, ++i);
-                    case "--out" -> options.out = Path.of(value(args, i + 1, "--out"));
+                    case "--out" -> options.out = Path.of(value(args, ++i));
                     default -> names.add(args[i]);
-                }
-                if (args[i].equals("--out")) {
-                    i++;
                 }
             }
             if (options.runs < 1 || options.warmups < 0 || options.events < 0) {
@@ -112,7 +111,7 @@ public final class FlinkComparison {
         }
 
         private static int number(String[] args, int at) {
-            String text = value(args, at, args[at - 1]);
+            String text = value(args, at);
             try {
                 return Integer.parseInt(text.replace("_", "").replace(",", ""));
             } catch (NumberFormatException e) {
@@ -120,9 +119,10 @@ public final class FlinkComparison {
             }
         }
 
-        private static String value(String[] args, int at, String option) {
+        /** The value following the option at {@code at - 1}. */
+        private static String value(String[] args, int at) {
             if (at >= args.length) {
-                throw new IllegalArgumentException(option + " needs a value");
+                throw new IllegalArgumentException(args[at - 1] + " needs a value");
             }
             return args[at];
         }
