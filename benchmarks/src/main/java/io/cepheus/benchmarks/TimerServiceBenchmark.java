@@ -1,0 +1,96 @@
+package io.cepheus.benchmarks;
+
+import io.cepheus.runtime.internal.timer.TimerHandler;
+import io.cepheus.runtime.internal.timer.TimerService;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The timer service alone: the runtime's internal {@code TimerService} (heap of event-time timers with a hash
+ * index), driven the way the CEP operator drives it for windowed patterns.
+ *
+ * <p>Isolates timer bookkeeping from matching: per event, its key's pending expiry timer is deleted and a new
+ * one registered at {@code ts + window} (the operator moves a key's expiry whenever its oldest partial match
+ * changes), and every {@value #WATERMARK_EVERY} events the watermark advances to the last timestamp, firing
+ * the timers of keys that went quiet for a whole window (the handler forgets the key's timer and sums; at these
+ * densities few fire, as in W1-W4, where most expiry timers are moved before they are due). Keys are drawn
+ * uniformly from {@code keys}, 1 ms apart, window 60 s as W2; so the heap holds up to {@code keys} timers and
+ * the hash index is probed twice per event. One operation = one event (a delete and a register, plus the
+ * amortised firing).
+ *
+ * <pre>
+ * java -jar benchmarks/target/benchmarks.jar TimerServiceBenchmark -prof gc
+ * </pre>
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@State(Scope.Thread)
+@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+public class TimerServiceBenchmark {
+
+    static final int WATERMARK_EVERY = 1_000;
+    static final long WINDOW_MS = 60_000;
+    static final int CYCLE = 1 << 16;
+    static final long NAMESPACE = 0;
+
+    /** Distinct keys (the shard's key ids are dense, 0 .. keys - 1). */
+    @Param({"1000", "50000"})
+    public int keys;
+
+    private final int[] keyAt = new int[CYCLE];
+    private long[] pendingAt;
+    private TimerService timers;
+    private TimerHandler onTimer;
+    private long fired;
+    private long next;
+
+    /** Draws the key sequence and creates the service. */
+    @Setup(Level.Trial)
+    public void setUp() {
+        SplittableRandom random = new SplittableRandom(11);
+        for (int i = 0; i < CYCLE; i++) {
+            keyAt[i] = random.nextInt(keys);
+        }
+        pendingAt = new long[keys];
+        java.util.Arrays.fill(pendingAt, Long.MIN_VALUE);
+        timers = new TimerService(keys);
+        onTimer = (key, namespace, timestamp) -> {
+            pendingAt[key] = Long.MIN_VALUE;
+            fired += timestamp;
+        };
+    }
+
+    /** @return the sum of fired timestamps, so the work cannot be optimised away */
+    @Benchmark
+    @OperationsPerInvocation(WATERMARK_EVERY)
+    public long moveExpiryTimers() {
+        long ts = 0;
+        for (int b = 0; b < WATERMARK_EVERY; b++) {
+            long n = next++;
+            ts = n;
+            int key = keyAt[(int) (n & (CYCLE - 1))];
+            if (pendingAt[key] != Long.MIN_VALUE) {
+                timers.deleteEventTimeTimer(key, NAMESPACE, pendingAt[key]);
+            }
+            pendingAt[key] = ts + WINDOW_MS;
+            timers.registerEventTimeTimer(key, NAMESPACE, pendingAt[key]);
+        }
+        timers.advanceWatermark(ts, onTimer);
+        return fired;
+    }
+}
