@@ -139,4 +139,34 @@ public final class KeyedStream<T> {
         engine.checkNotStarted("intervalJoin()");
         return new IntervalJoin<>(engine, left, right);
     }
+
+    /**
+     * Starts a temporal (as-of) join: elements of class {@code stream} join the version of class
+     * {@code versions} of the same key that was valid at their timestamp (the version's timestamp is its event
+     * time).
+     *
+     * @param stream   the stream elements' class
+     * @param versions the table versions' class
+     * @param <S>      the stream type
+     * @param <V>      the version type
+     * @return the join to configure
+     */
+    public <S, V> TemporalJoin<T, S, V> temporalJoin(Class<S> stream, Class<V> versions) {
+        return temporalJoin(IntervalJoin.selectClass(stream), IntervalJoin.selectClass(versions));
+    }
+
+    /**
+     * Starts a temporal join whose sides are selected by functions (null: not this side).
+     *
+     * @param stream   the stream element of an event, or null
+     * @param versions the table version of an event, or null
+     * @param <S>      the stream type
+     * @param <V>      the version type
+     * @return the join to configure
+     */
+    public <S, V> TemporalJoin<T, S, V> temporalJoin(java.util.function.Function<? super T, ? extends S> stream,
+            java.util.function.Function<? super T, ? extends V> versions) {
+        engine.checkNotStarted("temporalJoin()");
+        return new TemporalJoin<>(engine, stream, versions);
+    }
 }

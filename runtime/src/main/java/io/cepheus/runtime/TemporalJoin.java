@@ -1,0 +1,70 @@
+package io.cepheus.runtime;
+
+import io.cepheus.runtime.join.TemporalJoinFunction;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * A temporal (as-of) join being configured: stream elements of this keyed stream join the version of a
+ * versioned table, fed as a changelog of the same stream (key = the engine's key, version timestamp = the
+ * version event's event time), that was valid at the element's timestamp: the latest version with
+ * {@code version.ts <= element.ts}. An element is joined once the join's watermark (the minimum of all inputs')
+ * passes its timestamp, so versions arriving out of order before then still count.
+ *
+ * <pre>{@code
+ * engine.keyBy(Event::currency)
+ *       .temporalJoin(Order.class, Rate.class)
+ *       .apply((order, rate) -> order.amount() * rate.toEuro())
+ *       .results((currency, euros, ts) -> ...)
+ *       .unmatched((currency, order, ts, at) -> ...);   // orders before the first rate
+ * }</pre>
+ *
+ * <p>Configured on the thread that sets up the engine, before it starts.
+ *
+ * @param <T> the engine's event type
+ * @param <S> the stream elements' type
+ * @param <V> the table versions' type
+ */
+public final class TemporalJoin<T, S, V> {
+
+    private final CepEngine<T> engine;
+    private final Function<? super T, ? extends S> streamSide;
+    private final Function<? super T, ? extends V> versionSide;
+    private boolean joinMissingWithNull;
+
+    TemporalJoin(CepEngine<T> engine, Function<? super T, ? extends S> streamSide,
+            Function<? super T, ? extends V> versionSide) {
+        this.engine = engine;
+        this.streamSide = Objects.requireNonNull(streamSide, "streamSide");
+        this.versionSide = Objects.requireNonNull(versionSide, "versionSide");
+    }
+
+    /**
+     * Joins elements that have no version at their timestamp with {@code null} (a left outer temporal join)
+     * instead of sending them to the unmatched output.
+     *
+     * @return this join
+     */
+    public TemporalJoin<T, S, V> missingVersionJoinsNull() {
+        engine.checkNotStarted("missingVersionJoinsNull()");
+        this.joinMissingWithNull = true;
+        return this;
+    }
+
+    /**
+     * Registers the join with the engine.
+     *
+     * @param function builds the result of an element and its version
+     * @param <OUT>    the result type
+     * @return the registered join, to say where results, unmatched and late elements go
+     * @throws IllegalStateException if the engine takes snapshots (not supported by joins yet)
+     */
+    public <OUT> TemporalJoinStream<T, S, V, OUT> apply(TemporalJoinFunction<S, V, OUT> function) {
+        Objects.requireNonNull(function, "function");
+        if (engine.snapshotsConfigured()) {
+            throw new IllegalStateException("temporal join: this engine takes snapshots (Builder.snapshots), but"
+                    + " temporal joins cannot be snapshotted yet; build the engine without snapshots");
+        }
+        return new TemporalJoinStream<>(engine, streamSide, versionSide, joinMissingWithNull, function);
+    }
+}

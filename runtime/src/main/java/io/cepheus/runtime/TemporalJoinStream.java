@@ -1,0 +1,146 @@
+package io.cepheus.runtime;
+
+import io.cepheus.runtime.internal.join.TemporalJoinOperator;
+import io.cepheus.runtime.join.JoinResultHandler;
+import io.cepheus.runtime.join.TemporalJoinFunction;
+import io.cepheus.runtime.join.TemporalJoinMetrics;
+import io.cepheus.runtime.join.UnmatchedHandler;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.Function;
+
+/**
+ * A temporal join registered on an engine (see {@link TemporalJoin}). Stream elements and versions behind the
+ * watermark ({@code ts < watermark}) are late: counted and sent to their late handler. Of a key's versions at or
+ * before the watermark only the latest is kept; each key's latest version stays for as long as the engine runs.
+ *
+ * @param <T>   the engine's event type
+ * @param <S>   the stream elements' type
+ * @param <V>   the versions' type
+ * @param <OUT> the result type
+ */
+public final class TemporalJoinStream<T, S, V, OUT> {
+
+    private final CepEngine<T> engine;
+    private final TemporalJoinFunction<S, V, OUT> function;
+    private volatile JoinResultHandler<OUT> results = (k, r, ts) -> { };
+    private volatile UnmatchedHandler<S> unmatched = (k, e, ts, at) -> { };
+    private volatile LateEventHandler<S> lateElements = (k, e, ts) -> { };
+    private volatile LateEventHandler<V> lateVersions = (k, e, ts) -> { };
+    private volatile DeadLetterHandler<Object> deadLetters;
+    private final List<AtomicLongArray> counters = new CopyOnWriteArrayList<>();
+
+    TemporalJoinStream(CepEngine<T> engine, Function<? super T, ? extends S> streamSide,
+            Function<? super T, ? extends V> versionSide, boolean joinMissingWithNull,
+            TemporalJoinFunction<S, V, OUT> function) {
+        this.engine = engine;
+        this.function = function;
+        engine.register("temporalJoin" + (joinMissingWithNull ? " missingAsNull" : ""), (id, shard) -> {
+            AtomicLongArray published = new AtomicLongArray(TemporalJoinOperator.COUNTERS);
+            counters.add(published);
+            return new TemporalJoinOperator<>(id, streamSide, versionSide, joinMissingWithNull, shard.keys(),
+                    shard.timers(), output(), published);
+        });
+    }
+
+    /** @param handler receives each non-null result with the element's key and timestamp @return this join */
+    public TemporalJoinStream<T, S, V, OUT> results(JoinResultHandler<OUT> handler) {
+        engine.checkNotStarted("results()");
+        this.results = Objects.requireNonNull(handler, "handler");
+        return this;
+    }
+
+    /**
+     * @param handler receives elements with no version at their timestamp (unless they join with null);
+     *                counted anyway
+     * @return this join
+     */
+    public TemporalJoinStream<T, S, V, OUT> unmatched(UnmatchedHandler<S> handler) {
+        engine.checkNotStarted("unmatched()");
+        this.unmatched = Objects.requireNonNull(handler, "handler");
+        return this;
+    }
+
+    /** @param handler receives stream elements behind the watermark; counted anyway @return this join */
+    public TemporalJoinStream<T, S, V, OUT> lateElements(LateEventHandler<S> handler) {
+        engine.checkNotStarted("lateElements()");
+        this.lateElements = Objects.requireNonNull(handler, "handler");
+        return this;
+    }
+
+    /** @param handler receives versions behind the watermark; counted anyway @return this join */
+    public TemporalJoinStream<T, S, V, OUT> lateVersions(LateEventHandler<V> handler) {
+        engine.checkNotStarted("lateVersions()");
+        this.lateVersions = Objects.requireNonNull(handler, "handler");
+        return this;
+    }
+
+    /**
+     * Routes elements the join function (or a handler) threw on to {@code handler} and goes on; without it such
+     * an exception stops the shard and {@link CepEngine#close()} reports it.
+     *
+     * @param handler receives the element, its timestamp and the exception
+     * @return this join
+     */
+    public TemporalJoinStream<T, S, V, OUT> deadLetters(DeadLetterHandler<Object> handler) {
+        engine.checkNotStarted("deadLetters()");
+        this.deadLetters = Objects.requireNonNull(handler, "handler");
+        return this;
+    }
+
+    /** @return the counters summed over the shards, as of each shard's latest batch; any thread */
+    public TemporalJoinMetrics metrics() {
+        long[] sum = new long[TemporalJoinOperator.COUNTERS];
+        for (AtomicLongArray c : counters) {
+            for (int i = 0; i < sum.length; i++) {
+                sum[i] += c.get(i);
+            }
+        }
+        return new TemporalJoinMetrics(sum[TemporalJoinOperator.BUFFERED], sum[TemporalJoinOperator.VERSIONS],
+                sum[TemporalJoinOperator.JOINED], sum[TemporalJoinOperator.UNMATCHED],
+                sum[TemporalJoinOperator.LATE_ELEMENTS], sum[TemporalJoinOperator.LATE_VERSIONS],
+                sum[TemporalJoinOperator.DEAD_LETTERS]);
+    }
+
+    private TemporalJoinOperator.Output<S, V> output() {
+        JoinResultHandler<OUT> res = results;
+        UnmatchedHandler<S> um = unmatched;
+        LateEventHandler<S> le = lateElements;
+        LateEventHandler<V> lv = lateVersions;
+        DeadLetterHandler<Object> dead = deadLetters;
+        return new TemporalJoinOperator.Output<>() {
+            @Override
+            public void joined(Object key, S element, V version, long timestamp) {
+                OUT out = function.join(element, version);
+                if (out != null) {
+                    res.onResult(key, out, timestamp);
+                }
+            }
+
+            @Override
+            public void unmatched(Object key, S element, long timestamp) {
+                um.onUnmatched(key, element, timestamp, timestamp);
+            }
+
+            @Override
+            public void lateElement(Object key, S element, long timestamp) {
+                le.onLateEvent(key, element, timestamp);
+            }
+
+            @Override
+            public void lateVersion(Object key, V version, long timestamp) {
+                lv.onLateEvent(key, version, timestamp);
+            }
+
+            @Override
+            public void deadLetter(Object key, Object element, long timestamp, RuntimeException error) {
+                if (dead == null) {
+                    throw error;
+                }
+                dead.onDeadLetter(key, element, timestamp, error);
+            }
+        };
+    }
+}

@@ -1,0 +1,115 @@
+package io.cepheus.runtime.join;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.cepheus.nfa.EventCodec;
+import io.cepheus.runtime.CepEngine;
+import io.cepheus.runtime.CepTestHarness;
+import io.cepheus.runtime.IntervalJoinStream;
+import io.cepheus.runtime.OutputTag;
+import io.cepheus.runtime.Producer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The interval join's configuration errors, class-selected sides, outer alerts and side outputs. */
+class IntervalJoinApiTest {
+
+    sealed interface Ev permits Order, Payment {
+        String id();
+    }
+
+    record Order(String id, long ts) implements Ev {
+    }
+
+    record Payment(String id, long ts) implements Ev {
+    }
+
+    /** A codec that is never called: the join is refused before anything is written. */
+    private static final class Unused<X> implements EventCodec<X> {
+        @Override
+        public void write(X event, java.io.DataOutput out) {
+            throw new AssertionError("not called");
+        }
+
+        @Override
+        public X read(java.io.DataInput in) {
+            throw new AssertionError("not called");
+        }
+    }
+
+    @Test
+    void lowerAboveUpperIsRejectedBeforeExclusivenessApplies() {
+        CepEngine<Ev> engine = CepEngine.<Ev>builder().shards(1).build();
+        var join = engine.keyBy(Ev::id).intervalJoin(Order.class, Payment.class);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> join.between(Duration.ofSeconds(1), Duration.ofSeconds(-1)));
+        assertTrue(e.getMessage().contains("lowerBound <= upperBound"), e.getMessage());
+        // [0, 0] with an exclusive bound is accepted (and never joins), as in Flink
+        join.between(Duration.ZERO, Duration.ZERO).lowerBoundExclusive();
+    }
+
+    @Test
+    void processNeedsBoundsAndSnapshotsAreRefusedClearly() {
+        CepEngine<Ev> engine = CepEngine.<Ev>builder().shards(1).build();
+        var join = engine.keyBy(Ev::id).intervalJoin(Order.class, Payment.class);
+        assertThrows(IllegalStateException.class, () -> join.process((o, p, ctx, out) -> { }));
+
+        CepEngine<Ev> snapshotting = CepEngine.<Ev>builder().shards(1)
+                .snapshots(new Unused<>(), new Unused<>()).build();
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> snapshotting.keyBy(Ev::id)
+                .intervalJoin(Order.class, Payment.class).between(Duration.ZERO, Duration.ofMinutes(5))
+                .process((o, p, ctx, out) -> { }));
+        assertTrue(e.getMessage().contains("snapshot"), e.getMessage());
+    }
+
+    /** "Orders with no payment within 5 minutes": the alert comes from the watermark, not from a later event. */
+    @Test
+    void leftOuterReportsUnpaidOrdersWhenTheirIntervalCloses() {
+        CepEngine<Ev> engine = CepEngine.<Ev>builder().shards(2).inboxCapacity(64).build();
+        List<String> out = new ArrayList<>();
+        List<String> side = new ArrayList<>();
+        OutputTag<String> slow = OutputTag.of("slow", String.class);
+        IntervalJoinStream<Ev, Order, Payment, String> join = engine.keyBy(Ev::id)
+                .intervalJoin(Order.class, Payment.class)
+                .between(Duration.ZERO, Duration.ofMinutes(5))
+                .leftOuter()
+                .<String>process((o, p, ctx, c) -> {
+                    if (p == null) {
+                        c.collect("UNPAID " + o.id());
+                    } else {
+                        c.collect("PAID " + o.id());
+                        if (ctx.rightTimestamp() - ctx.leftTimestamp() > 60_000) {
+                            ctx.output(slow, o.id());
+                        }
+                    }
+                })
+                .results((key, line, ts) -> out.add(line + " @" + ts))
+                .sideOutput(slow, (id, ts) -> side.add(id + " @" + ts));
+        Producer<Ev> orders = engine.newProducer();
+        Producer<Ev> payments = engine.newProducer();
+        CepTestHarness<Ev> h = CepTestHarness.start(engine);
+        orders.send(new Order("o1", 0), 0);
+        orders.send(new Order("o2", 1_000), 1_000);
+        payments.send(new Payment("o2", 121_000), 121_000);
+        orders.watermark(400_000);
+        payments.watermark(300_000);
+        h.runUntilIdle();
+        assertEquals(List.of("PAID o2 @121000"), out);
+        assertEquals(List.of("o2 @121000"), side);
+        assertEquals(2, join.metrics().bufferedLeft(), "o1 is held until the watermark passes 0 + 5 min");
+        payments.watermark(300_001); // the join's watermark passes o1's interval; no event for o1's key
+        h.runUntilIdle();
+        assertEquals(List.of("PAID o2 @121000", "UNPAID o1 @300000"), out);
+        assertEquals(1, join.metrics().bufferedLeft(), "o2 (paid) is held until the watermark passes 301000");
+        orders.watermark(Long.MAX_VALUE);
+        payments.watermark(Long.MAX_VALUE);
+        h.runUntilIdle();
+        assertEquals(2, out.size(), "a paid order is never reported unpaid");
+        assertEquals(new IntervalJoinMetrics(0, 0, 2, 1, 1, 1, 0, 0, 0, 0), join.metrics());
+        h.close();
+    }
+}
