@@ -96,11 +96,13 @@ public final class Cepheus {
                 case "demo", "fraud" -> demo(command, rest);
                 case "run" -> runCommand(rest);
                 case "bench" -> bench(rest);
+                case "windows" -> windows(rest);
+                case "order-payments" -> orderPayments(rest);
                 default -> {
                     ExampleApp<?> app = Apps.byName(command);
                     if (app == null) {
                         throw new UsageException(null, "unknown command '" + command + "'; commands: demo, "
-                                + Apps.names().replace("fraud, ", "") + ", run, bench, help");
+                                + Apps.names().replace("fraud, ", "") + ", windows, order-payments, run, bench, help");
                     }
                     yield sample(app, rest);
                 }
@@ -297,6 +299,32 @@ public final class Cepheus {
             throw new UsageException("bench", e.getMessage());
         }
         return new Bench(out, nanos).run(workloads, runs) ? OK : FAILED;
+    }
+
+    /** The window example: payments aggregated three ways (tumbling reduce, sliding aggregate, sessions). */
+    private int windows(List<String> rest) {
+        Args args = Args.parse("windows", rest, Set.of(), Set.of("help"), 0);
+        if (args.has("help")) {
+            out.print(Help.of("windows"));
+            return OK;
+        }
+        io.cepheus.examples.windows.PaymentWindows.run(io.cepheus.examples.windows.PaymentWindows.PAYMENTS)
+                .forEach(out::println);
+        return OK;
+    }
+
+    /** The interval-join study: orders joined to payments for R = 1, 5, 15, 60 minutes. */
+    private int orderPayments(List<String> rest) {
+        Args args = Args.parse("order-payments", rest, Set.of(), Set.of("help"), 0);
+        if (args.has("help")) {
+            out.print(Help.of("order-payments"));
+            return OK;
+        }
+        List<io.cepheus.examples.joins.OrderPaymentStudy.Event> events =
+                io.cepheus.examples.joins.OrderPaymentStudy.load();
+        out.println(io.cepheus.examples.joins.OrderPaymentStudy.table(events,
+                io.cepheus.examples.joins.OrderPaymentStudy.run(events)));
+        return OK;
     }
 
     private void explain(ExampleApp<?> app) {

@@ -34,7 +34,9 @@ final class Help {
 
                 Commands:
                   demo             the fraud-detection demo over generated logins and payments (the default)
-                %s  run APP          run an app over your CSV or JSON Lines events: --input FILE|-
+                %s  windows          payments aggregated per user: tumbling reduce, sliding aggregate, sessions
+                  order-payments   the order-payment interval-join study (R = 1, 5, 15, 60 min), unpaid orders
+                  run APP          run an app over your CSV or JSON Lines events: --input FILE|-
                   bench [W1..W4]   the benchmark workloads through the NFA, counts checked against WORKLOADS.md
                   help [COMMAND]   this help, or a command's
 
@@ -94,6 +96,26 @@ final class Help {
 
                           --runs N           runs per workload, 1 to 50 (default 3)
                           --help             this help
+                        """;
+            case "windows":
+                return """
+                        Usage: cepheus windows
+
+                        Three payments (u1 10.00 at 1,000,000 ms, u1 7.50 at 1,010,000, u2 3.00 at 1,050,000) with a
+                        5 s bounded-out-of-orderness watermark, keyed by user, aggregated three ways: 1-minute
+                        tumbling windows keeping the largest payment (reduce), 5-minute windows sliding by 1 minute
+                        with sum and average (aggregate), 10-minute sessions summarised by a process function.
+                        Source: examples/src/main/java/io/cepheus/examples/windows/PaymentWindows.java
+                        """;
+            case "order-payments":
+                return """
+                        Usage: cepheus order-payments
+
+                        Joins 10,000 orders to their payments (orders-payments.csv, bundled) with an interval join
+                        [0, R] for R = 1, 5, 15 and 60 minutes, fed by event time with watermarks; prints the matched
+                        orders, the unpaid ones (leftOuter: the alert Flink's interval join cannot give) and the
+                        elements held in join state per side, measured from the operator.
+                        Source: examples/src/main/java/io/cepheus/examples/joins/OrderPaymentStudy.java
                         """;
             default:
                 ExampleApp<?> app = Apps.byName(command);

@@ -201,4 +201,31 @@ class CepheusTest {
         assertTrue(r.out().contains("83,031          -  eb1fb4cd4893157a  OK"), r.out());
         assertTrue(r.out().endsWith("every count and checksum agrees with WORKLOADS.md\n"), r.out());
     }
+
+    @Test
+    void windowsPrintsThePaymentAggregatesOfTheWindowExample() {
+        Result r = run("windows");
+        assertEquals(0, r.status(), r.err());
+        assertEquals(String.join("\n", io.cepheus.examples.windows.PaymentWindows.run(
+                io.cepheus.examples.windows.PaymentWindows.PAYMENTS)) + "\n", r.out());
+        assertTrue(r.out().contains("largest u1 [960000,1020000) 10.0 @1019999"), r.out());
+        assertTrue(r.out().contains("session"), r.out());
+    }
+
+    @Test
+    void orderPaymentsPrintsTheStudyTableWithThePublishedMatchCounts() {
+        Result r = run("order-payments");
+        assertEquals(0, r.status(), r.err());
+        for (String matched : new String[] {"5,407", "8,469", "8,615", "9,010"}) {
+            assertTrue(r.out().contains(matched), "missing " + matched + " in\n" + r.out());
+        }
+    }
+
+    @Test
+    void theNewCommandsHaveHelpAndRejectArguments() {
+        assertTrue(run("windows", "--help").out().contains("Usage: cepheus windows"));
+        assertTrue(run("order-payments", "--help").out().contains("Usage: cepheus order-payments"));
+        assertEquals(2, run("windows", "extra").status());
+        assertTrue(run("--help").out().contains("order-payments"));
+    }
 }
