@@ -6,6 +6,7 @@ import io.cepheus.nfa.MatchSink;
 import io.cepheus.nfa.NfaMatcher;
 import io.cepheus.nfa.NfaOptions;
 import io.cepheus.nfa.NfaState;
+import io.cepheus.runtime.internal.timer.KeyTimer;
 import io.cepheus.runtime.internal.timer.TimerService;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -76,7 +77,8 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
     private long processingTime = Long.MIN_VALUE;
 
     private NfaState[] states = new NfaState[64];
-    private long[] timerAt = new long[64];
+    /** Each key's expiry timer (event time, or processing time after {@link #inProcessingTime}). */
+    private KeyTimer expiryTimer;
     private long[] touchedStamp = new long[64];
     private int[] touched = new int[64];
     private int touchedCount;
@@ -101,6 +103,7 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
             Comparator<? super T> tieBreaker, KeyDictionary keys, TimerService timers, Output<T> output) {
         this.operatorId = operatorId;
         this.timerNamespace = io.cepheus.runtime.internal.shard.TimerNamespace.of(operatorId, 0);
+        this.expiryTimer = new KeyTimer(timers, timerNamespace, true);
         this.matcher = pattern.newMatcher(options);
         this.keys = keys;
         this.timers = timers;
@@ -131,6 +134,7 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
      */
     public void inProcessingTime(io.cepheus.runtime.time.Clock clock) {
         this.processingClock = java.util.Objects.requireNonNull(clock, "clock");
+        this.expiryTimer = new KeyTimer(timers, timerNamespace, false);
     }
 
     @Override
@@ -221,14 +225,9 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
      */
     @Override
     public void onProcessingTimer(int id, long namespace, long timestamp, long now) {
-        onProcessingTime(id, now);
-    }
-
-    public void onProcessingTime(int id, long now) {
-        if (id >= states.length || states[id] == null) {
+        if (id >= states.length || states[id] == null || !expiryTimer.fired(id, timestamp)) {
             return;
         }
-        timerAt[id] = Long.MAX_VALUE;
         processingTime = Math.max(processingTime, now);
         emitter.set(id, processingTime);
         matcher.advanceTime(states[id], processingTime, emitter);
@@ -277,13 +276,15 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
         if (id >= states.length || states[id] == null) {
             return;
         }
-        timerAt[id] = Long.MAX_VALUE; // this timer has fired
+        if (!expiryTimer.fired(id, timestamp)) {
+            return;
+        }
         if (touchedStamp[id] != watermarkRound) {
             long due = states[id].expiryTime();
             if (due != Long.MAX_VALUE && due > timestamp) {
                 // an early timer kept by settle(): move it to the real expiry; if that is within this watermark
                 // it fires later in this same advance, in timestamp order with the other keys' timers
-                moveTimer(id, Long.MAX_VALUE, due);
+                expiryTimer.moveTo(id, due);
                 return;
             }
             emitter.set(id, watermark);
@@ -296,55 +297,32 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
     /** Puts the key's expiry timer where its state needs it, and frees the key when nothing is pending. */
     private void settle(int id) {
         NfaState state = states[id];
-        long due = state.expiryTime();
-        long at = timerAt[id];
+        long due = state.expiryTime(); // Long.MAX_VALUE: nothing can expire
+        long at = expiryTimer.at(id);
         // A later expiry keeps the earlier timer (it fires early and moves itself, see onTimer): matching moves
         // a key's expiry forward on most events, and a heap delete plus insert per event cost more than an
         // occasional early firing. An earlier expiry, or none, moves the timer at once.
-        boolean keepEarlierTimer = at != Long.MAX_VALUE && due != Long.MAX_VALUE && due > at;
-        if (at != due && !keepEarlierTimer) {
-            moveTimer(id, at, due);
+        boolean keepEarlierTimer = at != KeyTimer.NONE && due != Long.MAX_VALUE && due > at;
+        if (!keepEarlierTimer) {
+            expiryTimer.moveTo(id, due == Long.MAX_VALUE ? KeyTimer.NONE : due);
         }
-        if (state.isEmpty() && buffer.bufferedFor(id) == 0 && timerAt[id] == Long.MAX_VALUE) {
+        if (state.isEmpty() && buffer.bufferedFor(id) == 0 && expiryTimer.at(id) == KeyTimer.NONE) {
             states[id] = null;
             matcher.release(state); // recycled for the next new key: no allocation per short-lived key
             keyRelease.idle(id);
         }
     }
 
-    private void moveTimer(int id, long from, long to) {
-        boolean eventTime = processingClock == null;
-        if (from != Long.MAX_VALUE) {
-            if (eventTime) {
-                timers.deleteEventTimeTimer(id, timerNamespace, from);
-            } else {
-                timers.deleteProcessingTimeTimer(id, timerNamespace, from);
-            }
-        }
-        if (to != Long.MAX_VALUE) {
-            if (eventTime) {
-                timers.registerEventTimeTimer(id, timerNamespace, to);
-            } else {
-                timers.registerProcessingTimeTimer(id, timerNamespace, to);
-            }
-        }
-        timerAt[id] = to;
-    }
-
     private NfaState stateOf(int id) {
         if (id >= states.length) {
             int n = Math.max(id + 1, states.length * 2);
             states = Arrays.copyOf(states, n);
-            int old = timerAt.length;
-            timerAt = Arrays.copyOf(timerAt, n);
-            Arrays.fill(timerAt, old, n, Long.MAX_VALUE);
             touchedStamp = Arrays.copyOf(touchedStamp, n);
         }
         NfaState state = states[id];
         if (state == null) {
             state = matcher.newState(keys.keyOf(id));
             states[id] = state;
-            timerAt[id] = Long.MAX_VALUE;
             touchedStamp[id] = 0;
         }
         return state;
@@ -409,7 +387,6 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
             stateOf(id); // sizes the per-key arrays
             matcher.release(states[id]);
             states[id] = matcher.readState(key, events, in);
-            timerAt[id] = Long.MAX_VALUE;
             settle(id);
         }
         int buffered = in.readInt();

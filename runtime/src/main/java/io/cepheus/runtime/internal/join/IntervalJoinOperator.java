@@ -4,6 +4,7 @@ import io.cepheus.nfa.EventCodec;
 import io.cepheus.runtime.internal.cep.KeyDictionary;
 import io.cepheus.runtime.internal.shard.ShardOperator;
 import io.cepheus.runtime.internal.shard.TimerNamespace;
+import io.cepheus.runtime.internal.timer.KeyTimer;
 import io.cepheus.runtime.internal.timer.TimerService;
 import java.io.DataInput;
 import java.io.DataOutput;
@@ -77,11 +78,12 @@ public final class IntervalJoinOperator<T, L, R> implements ShardOperator<T> {
     /** Number of published counters. */
     public static final int COUNTERS = 10;
 
-    private static final long NO_TIMER = Long.MIN_VALUE;
     private static final int POOL_LIMIT = 1024;
 
     private final int operatorId;
     private final long timerNamespace;
+    /** Each key's one timer: its next drop (or join) time. */
+    private final KeyTimer keyTimer;
     private final Function<? super T, ? extends L> leftSide;
     private final Function<? super T, ? extends R> rightSide;
     private final long lower;
@@ -94,7 +96,6 @@ public final class IntervalJoinOperator<T, L, R> implements ShardOperator<T> {
 
     private TimeOrderedBuffer[] lefts = new TimeOrderedBuffer[64];
     private TimeOrderedBuffer[] rights = new TimeOrderedBuffer[64];
-    private long[] timerAt = new long[64];
     private TimeOrderedBuffer[] pool = new TimeOrderedBuffer[16];
     private int pooled;
 
@@ -126,6 +127,7 @@ public final class IntervalJoinOperator<T, L, R> implements ShardOperator<T> {
             TimerService timers, Output<L, R> output, AtomicLongArray published) {
         this.operatorId = operatorId;
         this.timerNamespace = TimerNamespace.of(operatorId, 0);
+        this.keyTimer = new KeyTimer(timers, timerNamespace, true);
         this.leftSide = Objects.requireNonNull(leftSide, "leftSide");
         this.rightSide = Objects.requireNonNull(rightSide, "rightSide");
         this.lower = lower;
@@ -137,7 +139,6 @@ public final class IntervalJoinOperator<T, L, R> implements ShardOperator<T> {
             throw new IllegalArgumentException("published counters need " + COUNTERS + " slots");
         }
         this.published = published;
-        Arrays.fill(timerAt, NO_TIMER);
         this.keyRelease = id -> {
             if (!timers.hasTimers(id)) {
                 keys.release(id);
@@ -297,10 +298,9 @@ public final class IntervalJoinOperator<T, L, R> implements ShardOperator<T> {
         if (namespace != timerNamespace) {
             throw new IllegalStateException("timer of namespace " + namespace + " handed to operator " + operatorId);
         }
-        if (id >= timerAt.length || timerAt[id] != timestamp) {
+        if (!keyTimer.fired(id, timestamp)) {
             return;
         }
-        timerAt[id] = NO_TIMER;
         Object key = keys.keyOf(id);
         TimeOrderedBuffer l = lefts[id];
         while (l != null && !l.isEmpty() && plus(l.earliest(), upper) < watermark) {
@@ -361,16 +361,7 @@ public final class IntervalJoinOperator<T, L, R> implements ShardOperator<T> {
             }
         }
         boolean empty = lefts[id] == null && rights[id] == null;
-        long want = empty ? NO_TIMER : due;
-        if (timerAt[id] != want) {
-            if (timerAt[id] != NO_TIMER) {
-                timers.deleteEventTimeTimer(id, timerNamespace, timerAt[id]);
-            }
-            if (want != NO_TIMER) {
-                timers.registerEventTimeTimer(id, timerNamespace, want);
-            }
-            timerAt[id] = want;
-        }
+        keyTimer.moveTo(id, empty ? KeyTimer.NONE : due);
         if (empty) {
             keyRelease.idle(id);
         }
@@ -419,9 +410,6 @@ public final class IntervalJoinOperator<T, L, R> implements ShardOperator<T> {
             int n = Math.max(id + 1, lefts.length * 2);
             lefts = Arrays.copyOf(lefts, n);
             rights = Arrays.copyOf(rights, n);
-            int old = timerAt.length;
-            timerAt = Arrays.copyOf(timerAt, n);
-            Arrays.fill(timerAt, old, n, NO_TIMER);
         }
     }
 

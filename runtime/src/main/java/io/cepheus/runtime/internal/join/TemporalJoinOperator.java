@@ -4,6 +4,7 @@ import io.cepheus.nfa.EventCodec;
 import io.cepheus.runtime.internal.cep.KeyDictionary;
 import io.cepheus.runtime.internal.shard.ShardOperator;
 import io.cepheus.runtime.internal.shard.TimerNamespace;
+import io.cepheus.runtime.internal.timer.KeyTimer;
 import io.cepheus.runtime.internal.timer.TimerService;
 import java.io.DataInput;
 import java.io.DataOutput;
@@ -65,10 +66,11 @@ public final class TemporalJoinOperator<T, S, V> implements ShardOperator<T> {
     /** Number of published counters. */
     public static final int COUNTERS = 7;
 
-    private static final long NO_TIMER = Long.MIN_VALUE;
 
     private final int operatorId;
     private final long timerNamespace;
+    /** Each key's one timer: its next drop (or join) time. */
+    private final KeyTimer keyTimer;
     private final Function<? super T, ? extends S> streamSide;
     private final Function<? super T, ? extends V> versionSide;
     private final boolean joinMissingWithNull;
@@ -80,7 +82,6 @@ public final class TemporalJoinOperator<T, S, V> implements ShardOperator<T> {
 
     private TimeOrderedBuffer[] pending = new TimeOrderedBuffer[64];
     private TimeOrderedBuffer[] versions = new TimeOrderedBuffer[64];
-    private long[] timerAt = new long[64];
 
     private long watermark = Long.MIN_VALUE;
     private long buffered;
@@ -106,6 +107,7 @@ public final class TemporalJoinOperator<T, S, V> implements ShardOperator<T> {
             TimerService timers, Output<S, V> output, AtomicLongArray published) {
         this.operatorId = operatorId;
         this.timerNamespace = TimerNamespace.of(operatorId, 0);
+        this.keyTimer = new KeyTimer(timers, timerNamespace, true);
         this.streamSide = Objects.requireNonNull(streamSide, "streamSide");
         this.versionSide = Objects.requireNonNull(versionSide, "versionSide");
         this.joinMissingWithNull = joinMissingWithNull;
@@ -116,7 +118,6 @@ public final class TemporalJoinOperator<T, S, V> implements ShardOperator<T> {
             throw new IllegalArgumentException("published counters need " + COUNTERS + " slots");
         }
         this.published = published;
-        Arrays.fill(timerAt, NO_TIMER);
         this.keyRelease = id -> {
             if (!timers.hasTimers(id)) {
                 keys.release(id);
@@ -192,10 +193,9 @@ public final class TemporalJoinOperator<T, S, V> implements ShardOperator<T> {
         if (namespace != timerNamespace) {
             throw new IllegalStateException("timer of namespace " + namespace + " handed to operator " + operatorId);
         }
-        if (id >= timerAt.length || timerAt[id] != timestamp) {
+        if (!keyTimer.fired(id, timestamp)) {
             return;
         }
-        timerAt[id] = NO_TIMER;
         Object key = keys.keyOf(id);
         TimeOrderedBuffer waiting = pending[id];
         TimeOrderedBuffer table = versions[id];
@@ -257,16 +257,7 @@ public final class TemporalJoinOperator<T, S, V> implements ShardOperator<T> {
             needsTimer = true;
         }
         boolean empty = pending[id] == null && versions[id] == null;
-        long want = needsTimer ? due : NO_TIMER;
-        if (timerAt[id] != want) {
-            if (timerAt[id] != NO_TIMER) {
-                timers.deleteEventTimeTimer(id, timerNamespace, timerAt[id]);
-            }
-            if (want != NO_TIMER) {
-                timers.registerEventTimeTimer(id, timerNamespace, want);
-            }
-            timerAt[id] = want;
-        }
+        keyTimer.moveTo(id, needsTimer ? due : KeyTimer.NONE);
         if (empty) {
             keyRelease.idle(id);
         }
@@ -277,9 +268,6 @@ public final class TemporalJoinOperator<T, S, V> implements ShardOperator<T> {
             int n = Math.max(id + 1, pending.length * 2);
             pending = Arrays.copyOf(pending, n);
             versions = Arrays.copyOf(versions, n);
-            int old = timerAt.length;
-            timerAt = Arrays.copyOf(timerAt, n);
-            Arrays.fill(timerAt, old, n, NO_TIMER);
         }
     }
 
