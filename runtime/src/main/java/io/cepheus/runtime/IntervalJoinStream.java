@@ -8,7 +8,6 @@ import io.cepheus.runtime.join.ProcessJoinFunction;
 import io.cepheus.runtime.join.UnmatchedHandler;
 import io.cepheus.runtime.time.Clock;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -48,12 +47,10 @@ public final class IntervalJoinStream<T, L, R, OUT> {
     private volatile UnmatchedHandler<L> unmatchedLeft;
     private volatile UnmatchedHandler<R> unmatchedRight;
     private volatile DeadLetterHandler<Object> deadLetters;
-    private final Map<String, SideOutput<?>> sideOutputs = new java.util.concurrent.ConcurrentHashMap<>();
+    private final SideOutputs sideOutputs = new SideOutputs("IntervalJoinStream");
     /** Each shard's published counters (one array per shard operator, written by its thread). */
     private final List<AtomicLongArray> counters = new CopyOnWriteArrayList<>();
 
-    private record SideOutput<X>(OutputTag<X> tag, SideOutputHandler<X> handler) {
-    }
 
     IntervalJoinStream(CepEngine<T> engine, Function<? super T, ? extends L> leftSide,
             Function<? super T, ? extends R> rightSide, long lower, long upper, boolean leftOuter,
@@ -154,11 +151,7 @@ public final class IntervalJoinStream<T, L, R, OUT> {
      */
     public <X> IntervalJoinStream<T, L, R, OUT> sideOutput(OutputTag<X> tag, SideOutputHandler<X> handler) {
         engine.checkNotStarted("sideOutput()");
-        Objects.requireNonNull(tag, "tag");
-        Objects.requireNonNull(handler, "handler");
-        if (sideOutputs.putIfAbsent(tag.id(), new SideOutput<>(tag, handler)) != null) {
-            throw new IllegalArgumentException("side output '" + tag.id() + "' already has a handler");
-        }
+        sideOutputs.register(tag, handler);
         return this;
     }
 
@@ -196,7 +189,7 @@ public final class IntervalJoinStream<T, L, R, OUT> {
         UnmatchedHandler<L> ul = unmatchedLeft;
         UnmatchedHandler<R> ur = unmatchedRight;
         DeadLetterHandler<Object> dead = deadLetters;
-        JoinContext ctx = new JoinContext(Map.copyOf(sideOutputs), watermark, clock, res);
+        JoinContext ctx = new JoinContext(sideOutputs.freeze(), watermark, clock, res);
         return new IntervalJoinOperator.Output<>() {
             @Override
             public void pair(Object key, L left, long leftTs, R right, long rightTs, long timestamp) {
@@ -248,7 +241,7 @@ public final class IntervalJoinStream<T, L, R, OUT> {
 
     /** Context and collector of one shard's join-function calls; reused for each pair. */
     private final class JoinContext implements ProcessJoinFunction.Context, Collector<OUT> {
-        private final Map<String, SideOutput<?>> sideOutputs;
+        private final SideOutputs.Frozen sideOutputs;
         private final LongSupplier watermark;
         private final Clock clock;
         private final JoinResultHandler<OUT> results;
@@ -257,7 +250,7 @@ public final class IntervalJoinStream<T, L, R, OUT> {
         private long rightTimestamp;
         private long timestamp;
 
-        JoinContext(Map<String, SideOutput<?>> sideOutputs, LongSupplier watermark, Clock clock,
+        JoinContext(SideOutputs.Frozen sideOutputs, LongSupplier watermark, Clock clock,
                 JoinResultHandler<OUT> results) {
             this.sideOutputs = sideOutputs;
             this.watermark = watermark;
@@ -308,18 +301,8 @@ public final class IntervalJoinStream<T, L, R, OUT> {
         }
 
         @Override
-        @SuppressWarnings("unchecked")
         public <X> void output(OutputTag<X> tag, X value) {
-            SideOutput<?> out = sideOutputs.get(tag.id());
-            if (out == null) {
-                throw new IllegalArgumentException("no handler for side output '" + tag.id()
-                        + "': register one with IntervalJoinStream.sideOutput(tag, handler)");
-            }
-            if (!out.tag().equals(tag)) {
-                throw new IllegalArgumentException("side output '" + tag.id() + "' was registered for "
-                        + out.tag().type().getName() + ", not " + tag.type().getName());
-            }
-            ((SideOutputHandler<X>) out.handler()).onOutput(value, timestamp);
+            sideOutputs.emit(tag, value, timestamp);
         }
     }
 }

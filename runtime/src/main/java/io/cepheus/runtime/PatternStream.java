@@ -5,7 +5,6 @@ import io.cepheus.nfa.Match;
 import io.cepheus.runtime.internal.cep.CepOperator;
 import io.cepheus.runtime.time.Clock;
 import java.util.Comparator;
-import java.util.Map;
 import java.util.Objects;
 import java.util.function.LongSupplier;
 
@@ -31,10 +30,8 @@ public final class PatternStream<T> {
     private volatile DeadLetterHandler<T> deadLetters;
     private volatile PatternProcessFunction<T> process;
     private volatile boolean processingTime;
-    private final Map<String, SideOutput<?>> sideOutputs = new java.util.concurrent.ConcurrentHashMap<>();
+    private final SideOutputs sideOutputs = new SideOutputs("PatternStream");
 
-    private record SideOutput<X>(OutputTag<X> tag, SideOutputHandler<X> handler) {
-    }
 
     PatternStream(CepEngine<T> engine, int id, CompiledPattern<T> pattern, Comparator<? super T> tieBreaker) {
         this.engine = engine;
@@ -75,11 +72,7 @@ public final class PatternStream<T> {
      */
     public <X> PatternStream<T> sideOutput(OutputTag<X> tag, SideOutputHandler<X> handler) {
         engine.checkNotStarted("sideOutput()");
-        Objects.requireNonNull(tag, "tag");
-        Objects.requireNonNull(handler, "handler");
-        if (sideOutputs.putIfAbsent(tag.id(), new SideOutput<>(tag, handler)) != null) {
-            throw new IllegalArgumentException("side output '" + tag.id() + "' already has a handler");
-        }
+        sideOutputs.register(tag, handler);
         return this;
     }
 
@@ -158,7 +151,7 @@ public final class PatternStream<T> {
         if (f != null && matches != DEFAULT_MATCHES) {
             throw new IllegalStateException("pattern " + id + " has both select() and process(): choose one");
         }
-        ProcessContext ctx = new ProcessContext(Map.copyOf(sideOutputs), watermark, clock);
+        ProcessContext ctx = new ProcessContext(sideOutputs.freeze(), watermark, clock);
         boolean wantsTimeouts = t != (Object) NO_TIMEOUTS;
         return new CepOperator.Output<>() {
             @Override
@@ -198,12 +191,12 @@ public final class PatternStream<T> {
 
     /** The context of one shard's process-function calls; reused for each match (single-threaded). */
     private static final class ProcessContext implements PatternProcessFunction.Context {
-        private final Map<String, SideOutput<?>> sideOutputs;
+        private final SideOutputs.Frozen sideOutputs;
         private final LongSupplier watermark;
         private final Clock clock;
         long timestamp;
 
-        ProcessContext(Map<String, SideOutput<?>> sideOutputs, LongSupplier watermark, Clock clock) {
+        ProcessContext(SideOutputs.Frozen sideOutputs, LongSupplier watermark, Clock clock) {
             this.sideOutputs = sideOutputs;
             this.watermark = watermark;
             this.clock = clock;
@@ -225,18 +218,8 @@ public final class PatternStream<T> {
         }
 
         @Override
-        @SuppressWarnings("unchecked")
         public <X> void output(OutputTag<X> tag, X value) {
-            SideOutput<?> out = sideOutputs.get(tag.id());
-            if (out == null) {
-                throw new IllegalArgumentException("no handler for side output '" + tag.id()
-                        + "': register one with PatternStream.sideOutput(tag, handler)");
-            }
-            if (!out.tag().equals(tag)) {
-                throw new IllegalArgumentException("side output '" + tag.id() + "' was registered for "
-                        + out.tag().type().getName() + ", not " + tag.type().getName());
-            }
-            ((SideOutputHandler<X>) out.handler()).onOutput(value, timestamp);
+            sideOutputs.emit(tag, value, timestamp);
         }
     }
 

@@ -7,9 +7,7 @@ import io.cepheus.runtime.window.Window;
 import io.cepheus.runtime.window.WindowMetrics;
 import io.cepheus.runtime.window.WindowResultHandler;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLongArray;
 
@@ -24,13 +22,11 @@ public final class WindowResults<R> {
     private final CepEngine<?> engine;
     private final AccumulationMode mode;
     private final List<AtomicLongArray> shards = new CopyOnWriteArrayList<>();
-    private final Map<String, SideOutput<?>> sideOutputs = new ConcurrentHashMap<>();
+    private final SideOutputs sideOutputs = new SideOutputs("WindowResults");
     private volatile WindowResultHandler<R> results = (k, w, r, ts) -> { };
     private volatile WindowResultHandler<R> retractions;
     private int id;
 
-    private record SideOutput<X>(OutputTag<X> tag, SideOutputHandler<X> handler) {
-    }
 
     WindowResults(CepEngine<?> engine, AccumulationMode mode) {
         this.engine = engine;
@@ -63,11 +59,7 @@ public final class WindowResults<R> {
      */
     public <X> WindowResults<R> sideOutput(OutputTag<X> tag, SideOutputHandler<X> handler) {
         engine.checkNotStarted("sideOutput()");
-        Objects.requireNonNull(tag, "tag");
-        Objects.requireNonNull(handler, "handler");
-        if (sideOutputs.putIfAbsent(tag.id(), new SideOutput<>(tag, handler)) != null) {
-            throw new IllegalArgumentException("side output '" + tag.id() + "' already has a handler");
-        }
+        sideOutputs.register(tag, handler);
         return this;
     }
 
@@ -106,7 +98,7 @@ public final class WindowResults<R> {
             throw new IllegalStateException("window operator " + id + " is in accumulating-and-retracting mode:"
                     + " set where retractions go with retractions(handler)");
         }
-        Map<String, SideOutput<?>> sides = Map.copyOf(sideOutputs);
+        SideOutputs.Frozen sides = sideOutputs.freeze();
         return new WindowOutput<>() {
             @Override
             public void result(Object key, Window window, R value, long timestamp) {
@@ -134,18 +126,8 @@ public final class WindowResults<R> {
             }
 
             @Override
-            @SuppressWarnings("unchecked")
             public <X> void sideOutput(OutputTag<X> tag, X value, long timestamp) {
-                SideOutput<?> out = sides.get(tag.id());
-                if (out == null) {
-                    throw new IllegalArgumentException("no handler for side output '" + tag.id()
-                            + "': register one with WindowResults.sideOutput(tag, handler)");
-                }
-                if (!out.tag().equals(tag)) {
-                    throw new IllegalArgumentException("side output '" + tag.id() + "' was registered for "
-                            + out.tag().type().getName() + ", not " + tag.type().getName());
-                }
-                ((SideOutputHandler<X>) out.handler()).onOutput(value, timestamp);
+                sides.emit(tag, value, timestamp);
             }
         };
     }

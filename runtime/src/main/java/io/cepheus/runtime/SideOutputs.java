@@ -1,0 +1,69 @@
+package io.cepheus.runtime;
+
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The side outputs of one registered operator (pattern, window, join): the handlers set before the engine
+ * starts, and a frozen copy per shard that routes what a user function emits to {@code tag}.
+ *
+ * <p>Registration happens on the thread that configures the engine; each shard reads its own immutable copy.
+ */
+final class SideOutputs {
+
+    private record Entry<X>(OutputTag<X> tag, SideOutputHandler<X> handler) {
+    }
+
+    private final String owner;
+    private final Map<String, Entry<?>> byId = new ConcurrentHashMap<>();
+
+    /** @param owner the stream class users register with, named in messages (e.g. "PatternStream") */
+    SideOutputs(String owner) {
+        this.owner = owner;
+    }
+
+    /** Registers where records emitted to {@code tag} go; one handler per tag id. */
+    <X> void register(OutputTag<X> tag, SideOutputHandler<X> handler) {
+        Objects.requireNonNull(tag, "tag");
+        Objects.requireNonNull(handler, "handler");
+        if (byId.putIfAbsent(tag.id(), new Entry<>(tag, handler)) != null) {
+            throw new IllegalArgumentException("side output '" + tag.id() + "' already has a handler");
+        }
+    }
+
+    /** @return an immutable copy for one shard's operator */
+    Frozen freeze() {
+        return new Frozen(owner, Map.copyOf(byId));
+    }
+
+    /** One shard's side outputs; used on that shard's thread only. */
+    static final class Frozen {
+        private final String owner;
+        private final Map<String, Entry<?>> byId;
+
+        private Frozen(String owner, Map<String, Entry<?>> byId) {
+            this.owner = owner;
+            this.byId = byId;
+        }
+
+        /**
+         * Hands {@code value} to the handler of {@code tag}.
+         *
+         * @throws IllegalArgumentException if the tag has no handler, or its id was registered with another type
+         */
+        @SuppressWarnings("unchecked")
+        <X> void emit(OutputTag<X> tag, X value, long timestamp) {
+            Entry<?> out = byId.get(tag.id());
+            if (out == null) {
+                throw new IllegalArgumentException("no handler for side output '" + tag.id()
+                        + "': register one with " + owner + ".sideOutput(tag, handler)");
+            }
+            if (!out.tag().equals(tag)) {
+                throw new IllegalArgumentException("side output '" + tag.id() + "' was registered for "
+                        + out.tag().type().getName() + ", not " + tag.type().getName());
+            }
+            ((SideOutputHandler<X>) out.handler()).onOutput(value, timestamp);
+        }
+    }
+}
