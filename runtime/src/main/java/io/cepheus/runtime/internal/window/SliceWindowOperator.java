@@ -1,9 +1,9 @@
 package io.cepheus.runtime.internal.window;
 
+import com.carrotsearch.hppc.IntArrayList;
 import io.cepheus.nfa.EventCodec;
 import io.cepheus.runtime.internal.cep.KeyDictionary;
 import io.cepheus.runtime.internal.shard.ShardOperator;
-import io.cepheus.runtime.internal.shard.TimerNamespace;
 import io.cepheus.runtime.internal.timer.TimerService;
 import io.cepheus.runtime.window.AggregateFunction;
 import io.cepheus.runtime.window.EventTimeTrigger;
@@ -26,10 +26,17 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * windows; every window is exactly {@code size / g} consecutive slices. An element updates the one accumulator of
  * its slice (not the size / slide windows it belongs to). Each key keeps its slices in a {@link KeySlices} ring
  * indexed by slice number, which also aggregates the firing windows as a FIFO queue of slices (two stacks: one
- * combination per firing, amortized), and one event-time timer, at the max timestamp of the earliest open window
- * that has contents; firing it emits that window, drops the slices no later window needs, and re-arms the timer at
+ * combination per firing, amortized), and waits for one firing time, the max timestamp of the earliest open window
+ * that has contents; firing emits that window, drops the slices no later window needs, and schedules the key at
  * the next such window. Windows without contents never fire, as in Flink (a window exists once an element was
  * added to it). With one slice per window (tumbling) the slice's accumulator is the window's.
+ *
+ * <p>Firing times: all window ends lie on one grid, so the keys wait in a {@link FiringCalendar} (a bucket of keys
+ * per time) rather than as one shard timer each, and fire at the end of each watermark ({@link #endWatermark}), in
+ * time order, then key id order (as shard timers would). With sliding windows every key fires once per slide:
+ * per-key timers cost a heap removal and insertion among all keys' timers per firing, the calendar an append. No
+ * shard timer is registered, so the shard keeps a key while {@link #holds} says so, and this operator releases it
+ * when its slices are gone.
  *
  * <p>Discarding mode wraps the trigger in {@link PurgingTrigger}; with zero lateness every window fires once, so
  * purging after that firing changes nothing and the purging default trigger runs here too.
@@ -47,9 +54,7 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
     private static final long NONE = Long.MIN_VALUE;
 
     private final int operatorId;
-    private final long namespace;
     private final KeyDictionary keys;
-    private final TimerService timers;
     private final WindowOutput<T, R> output;
     private final AtomicLongArray published;
     private final ReduceFunction<T> reduce;
@@ -65,6 +70,7 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
     private long watermark = Long.MIN_VALUE;
     private KeySlices[] states = new KeySlices[64];
     private KeySlices[] pool = new KeySlices[64];
+    private final FiringCalendar calendar = new FiringCalendar();
     private int pooled;
 
     private long windowsOpen;
@@ -93,7 +99,7 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
     /**
      * @param operatorId the operator's id on the shard
      * @param keys       the shard's key dictionary
-     * @param timers     the shard's timer service
+     * @param timers     the shard's timer service (only to release keys until the shard sets the release)
      * @param spec       a configuration {@link #supports} accepts
      * @param output     where results and late elements go
      * @param published  counters for other threads (layout of {@link WindowOperator})
@@ -105,9 +111,7 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
             throw new IllegalArgumentException("the slice window operator cannot run " + spec);
         }
         this.operatorId = operatorId;
-        this.namespace = TimerNamespace.of(operatorId, 0);
         this.keys = keys;
-        this.timers = timers;
         this.output = output;
         this.published = published;
         this.reduce = spec.reduce();
@@ -124,7 +128,8 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         }
         this.g = gcd(size, slide);
         this.slicesPerWindow = size / g;
-        this.combiner = reduce != null ? SliceCombiner.of(SliceWindowOperator.<ReduceFunction<Object>>cast(reduce)) : SliceCombiner.of(aggregate);
+        this.combiner = reduce != null ? SliceCombiner.of(SliceWindowOperator.<ReduceFunction<Object>>cast(reduce))
+                : SliceCombiner.of(aggregate);
         this.keyRelease = id -> {
             if (!timers.hasTimers(id)) {
                 keys.release(id);
@@ -215,12 +220,10 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         }
         long fire = end + offset - 1;
         if (fire < st.timerAt) {
-            if (st.timerAt != Long.MAX_VALUE) {
-                timers.deleteEventTimeTimer(id, namespace, st.timerAt);
-            } else {
+            if (st.timerAt == Long.MAX_VALUE) {
                 timersPending++;
             }
-            timers.registerEventTimeTimer(id, namespace, fire);
+            calendar.schedule(id, fire); // an entry at the later time may stay: not due then, skipped
             st.timerAt = fire;
         }
     }
@@ -241,17 +244,37 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         return true;
     }
 
+    /** Fires every key due at or before the watermark, in time order (a firing may schedule a later, due time). */
     @Override
     public void endWatermark() {
+        while (!calendar.isEmpty() && calendar.earliest() <= watermark) {
+            long time = calendar.earliest();
+            IntArrayList due = calendar.pollEarliest();
+            int i = 0;
+            try {
+                while (i < due.size()) {
+                    int keyId = due.get(i++);
+                    KeySlices st = keyId < states.length ? states[keyId] : null;
+                    if (st != null && st.timerAt == time) {
+                        fireKey(keyId, st, time);
+                    }
+                }
+            } finally {
+                // a user function threw: the keys not reached yet fire on the next watermark
+                for (int j = i; j < due.size(); j++) {
+                    calendar.schedule(due.get(j), time);
+                }
+                calendar.recycle(due);
+            }
+        }
     }
 
     @Override
     public void onTimer(int keyId, long ns, long timestamp) {
-        KeySlices st = keyId < states.length ? states[keyId] : null;
-        if (st == null || st.timerAt != timestamp) {
-            throw new IllegalStateException("slice window operator " + operatorId + " got an unexpected timer at "
-                    + timestamp + " for key id " + keyId);
-        }
+        throw new IllegalStateException("slice window operator " + operatorId + " registers no timers");
+    }
+
+    private void fireKey(int keyId, KeySlices st, long timestamp) {
         st.timerAt = Long.MAX_VALUE;
         timersPending--;
         long end = timestamp + 1 - offset;
@@ -274,7 +297,7 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
             return;
         }
         long fire = next + offset - 1;
-        timers.registerEventTimeTimer(keyId, namespace, fire);
+        calendar.schedule(keyId, fire);
         timersPending++;
         st.timerAt = fire;
     }
@@ -363,6 +386,6 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
 
     @Override
     public void onProcessingTimer(int keyId, long ns, long timestamp, long now) {
-        throw new IllegalStateException("slice window operator " + operatorId + " registers no processing-time timers");
+        throw new IllegalStateException("slice window operator " + operatorId + " registers no timers");
     }
 }
