@@ -1,12 +1,13 @@
 package io.cepheus.runtime.internal.window;
 
+import com.carrotsearch.hppc.IntArrayList;
 import io.cepheus.nfa.EventCodec;
 import io.cepheus.runtime.internal.cep.KeyDictionary;
 import io.cepheus.runtime.internal.shard.ShardOperator;
-import io.cepheus.runtime.internal.shard.TimerNamespace;
 import io.cepheus.runtime.internal.timer.TimerService;
 import io.cepheus.runtime.window.AggregateFunction;
 import io.cepheus.runtime.window.EventTimeTrigger;
+import io.cepheus.runtime.window.PurgingTrigger;
 import io.cepheus.runtime.window.ReduceFunction;
 import io.cepheus.runtime.window.SlidingEventTimeWindows;
 import io.cepheus.runtime.window.TimeWindow;
@@ -18,16 +19,27 @@ import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * Tumbling and sliding event-time windows with an incremental reduce or aggregate, the default event-time
- * trigger, no evictor and no allowed lateness: the same results as {@link WindowOperator}, at a per-element cost
- * that does not grow with size / slide.
+ * trigger (or its purging form: discarding mode), no evictor and no allowed lateness: the same results as
+ * {@link WindowOperator}, at a per-element and per-firing cost that does not grow with size / slide.
  *
  * <p>Design (panes, "slices"): time is cut into slices of length {@code g = gcd(size, slide)}, aligned with the
  * windows; every window is exactly {@code size / g} consecutive slices. An element updates the one accumulator of
- * its slice (not the size / slide windows it belongs to); a window's result is the combination of its slices,
- * computed once, when it fires. Each key keeps its slices in a ring indexed by slice number and one event-time
- * timer, at the max timestamp of the earliest open window that has contents; firing it emits that window, drops
- * the slices no later window needs, and re-arms the timer at the next such window. Windows without contents never
- * fire, as in Flink (a window exists once an element was added to it).
+ * its slice (not the size / slide windows it belongs to). Each key keeps its slices in a {@link KeySlices} ring
+ * indexed by slice number, which also aggregates the firing windows as a FIFO queue of slices (two stacks: one
+ * combination per firing, amortized), and waits for one firing time, the max timestamp of the earliest open window
+ * that has contents; firing emits that window, drops the slices no later window needs, and schedules the key at
+ * the next such window. Windows without contents never fire, as in Flink (a window exists once an element was
+ * added to it). With one slice per window (tumbling) the slice's accumulator is the window's.
+ *
+ * <p>Firing times: all window ends lie on one grid, so the keys wait in a {@link FiringCalendar} (a bucket of keys
+ * per time) rather than as one shard timer each, and fire at the end of each watermark ({@link #endWatermark}), in
+ * time order, then key id order (as shard timers would). With sliding windows every key fires once per slide:
+ * per-key timers cost a heap removal and insertion among all keys' timers per firing, the calendar an append. No
+ * shard timer is registered, so the shard keeps a key while {@link #holds} says so, and this operator releases it
+ * when its slices are gone.
+ *
+ * <p>Discarding mode wraps the trigger in {@link PurgingTrigger}; with zero lateness every window fires once, so
+ * purging after that firing changes nothing and the purging default trigger runs here too.
  *
  * <p>Late elements follow Flink's rule with zero lateness: an element goes into its slice if at least one of its
  * windows has not fired yet (end - 1 &gt; watermark); if none and {@code ts <= watermark} it is late.
@@ -42,22 +54,23 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
     private static final long NONE = Long.MIN_VALUE;
 
     private final int operatorId;
-    private final long namespace;
     private final KeyDictionary keys;
-    private final TimerService timers;
     private final WindowOutput<T, R> output;
     private final AtomicLongArray published;
     private final ReduceFunction<T> reduce;
     private final AggregateFunction<T, Object, R> aggregate;
+    private final SliceCombiner combiner;
     private final long size;
     private final long slide;
     private final long offset;
     private final long g;
+    private final long slicesPerWindow;
     private KeyRelease keyRelease;
 
     private long watermark = Long.MIN_VALUE;
     private KeySlices[] states = new KeySlices[64];
     private KeySlices[] pool = new KeySlices[64];
+    private final FiringCalendar calendar = new FiringCalendar();
     private int pooled;
 
     private long windowsOpen;
@@ -74,14 +87,19 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
      */
     public static boolean supports(WindowSpec<?, ?, ?> spec) {
         return (spec.assigner() instanceof TumblingEventTimeWindows || spec.assigner() instanceof SlidingEventTimeWindows)
-                && spec.trigger() instanceof EventTimeTrigger && spec.evictor() == null && spec.lateness() == 0
+                && isDefaultTrigger(spec) && spec.evictor() == null && spec.lateness() == 0
                 && spec.incremental() && spec.process() instanceof PassThrough && spec.accepts() == null;
+    }
+
+    private static boolean isDefaultTrigger(WindowSpec<?, ?, ?> spec) {
+        return spec.trigger() instanceof EventTimeTrigger
+                || (spec.trigger() instanceof PurgingTrigger<?> p && p.nested() instanceof EventTimeTrigger);
     }
 
     /**
      * @param operatorId the operator's id on the shard
      * @param keys       the shard's key dictionary
-     * @param timers     the shard's timer service
+     * @param timers     the shard's timer service (only to release keys until the shard sets the release)
      * @param spec       a configuration {@link #supports} accepts
      * @param output     where results and late elements go
      * @param published  counters for other threads (layout of {@link WindowOperator})
@@ -93,9 +111,7 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
             throw new IllegalArgumentException("the slice window operator cannot run " + spec);
         }
         this.operatorId = operatorId;
-        this.namespace = TimerNamespace.of(operatorId, 0);
         this.keys = keys;
-        this.timers = timers;
         this.output = output;
         this.published = published;
         this.reduce = spec.reduce();
@@ -111,6 +127,9 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
             offset = s.offset();
         }
         this.g = gcd(size, slide);
+        this.slicesPerWindow = size / g;
+        this.combiner = reduce != null ? SliceCombiner.of(SliceWindowOperator.<ReduceFunction<Object>>cast(reduce))
+                : SliceCombiner.of(aggregate);
         this.keyRelease = id -> {
             if (!timers.hasTimers(id)) {
                 keys.release(id);
@@ -178,33 +197,33 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         }
         int id = keys.idOf(key);
         KeySlices st = stateOf(id);
-        int pos = st.position(k);
-        Object acc = st.ring[pos];
+        Object acc = st.value(k);
+        Object updated;
         try {
             if (reduce != null) {
-                st.ring[pos] = acc == null ? event : reduce.reduce(cast(acc), event);
+                updated = acc == null ? event : reduce.reduce(cast(acc), event);
             } else {
-                st.ring[pos] = aggregate.add(event, acc == null ? aggregate.createAccumulator() : acc);
+                updated = aggregate.add(event, acc == null ? aggregate.createAccumulator() : acc);
             }
         } catch (RuntimeException e) {
             deadLetters++;
-            if (st.isEmpty()) {
+            if (acc != null) {
+                st.put(k, acc); // it may have changed in place before the throw: what derives from it is stale
+            } else if (st.isEmpty()) {
                 free(id, st);
             }
             output.deadLetter(key, event, timestamp, e);
             return;
         }
-        if (acc == null) {
+        if (st.put(k, updated)) {
             accumulators++;
         }
         long fire = end + offset - 1;
         if (fire < st.timerAt) {
-            if (st.timerAt != Long.MAX_VALUE) {
-                timers.deleteEventTimeTimer(id, namespace, st.timerAt);
-            } else {
+            if (st.timerAt == Long.MAX_VALUE) {
                 timersPending++;
             }
-            timers.registerEventTimeTimer(id, namespace, fire);
+            calendar.schedule(id, fire); // an entry at the later time may stay: not due then, skipped
             st.timerAt = fire;
         }
     }
@@ -225,65 +244,76 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         return true;
     }
 
+    /** Fires every key due at or before the watermark, in time order (a firing may schedule a later, due time). */
     @Override
     public void endWatermark() {
+        while (!calendar.isEmpty() && calendar.earliest() <= watermark) {
+            long time = calendar.earliest();
+            IntArrayList due = calendar.pollEarliest();
+            int i = 0;
+            try {
+                while (i < due.size()) {
+                    int keyId = due.get(i++);
+                    KeySlices st = keyId < states.length ? states[keyId] : null;
+                    if (st != null && st.timerAt == time) {
+                        fireKey(keyId, st, time);
+                    }
+                }
+            } finally {
+                // a user function threw: the keys not reached yet fire on the next watermark
+                for (int j = i; j < due.size(); j++) {
+                    calendar.schedule(due.get(j), time);
+                }
+                calendar.recycle(due);
+            }
+        }
     }
 
     @Override
     public void onTimer(int keyId, long ns, long timestamp) {
-        KeySlices st = keyId < states.length ? states[keyId] : null;
-        if (st == null || st.timerAt != timestamp) {
-            throw new IllegalStateException("slice window operator " + operatorId + " got an unexpected timer at "
-                    + timestamp + " for key id " + keyId);
-        }
+        throw new IllegalStateException("slice window operator " + operatorId + " registers no timers");
+    }
+
+    private void fireKey(int keyId, KeySlices st, long timestamp) {
         st.timerAt = Long.MAX_VALUE;
         timersPending--;
         long end = timestamp + 1 - offset;
         fire(keyId, st, end);
         // drop the slices whose windows have all fired
-        while (st.len > 0 && lastWindowEnd(st.base) <= end) {
-            st.dropFirst(this);
+        while (st.length() > 0 && lastWindowEnd(st.base()) <= end) {
+            dropFirst(st);
         }
         long next = NONE;
-        for (int i = 0; i < st.len && next == NONE; i++) {
-            if (st.ring[(int) ((st.base + i) & st.mask)] != null) {
-                next = firstWindowEnd(st.base + i, end + 1);
+        for (long k = st.base(), last = k + st.length(); k < last && next == NONE; k++) {
+            if (st.value(k) != null) {
+                next = firstWindowEnd(k, end + 1);
             }
         }
         if (next == NONE) {
-            while (st.len > 0) {
-                st.dropFirst(this);
+            while (st.length() > 0) {
+                dropFirst(st);
             }
             free(keyId, st);
             return;
         }
         long fire = next + offset - 1;
-        timers.registerEventTimeTimer(keyId, namespace, fire);
+        calendar.schedule(keyId, fire);
         timersPending++;
         st.timerAt = fire;
     }
 
+    private void dropFirst(KeySlices st) {
+        if (st.dropFirst()) {
+            accumulators--;
+        }
+    }
+
     /** Emits the window ending at {@code end} (relative) from its slices. */
     private void fire(int keyId, KeySlices st, long end) {
-        long first = (end - size) / g;
-        long last = end / g - 1;
-        Object acc = null;
-        boolean any = false;
-        for (long k = Math.max(first, st.base); k <= last && k < st.base + st.len; k++) {
-            Object slice = st.ring[(int) (k & st.mask)];
-            if (slice == null) {
-                continue;
-            }
-            if (reduce != null) {
-                acc = any ? reduce.reduce(cast(acc), cast(slice)) : slice;
-            } else if (first == last) {
-                acc = slice; // one slice (tumbling): its accumulator is the window's
-            } else {
-                acc = aggregate.merge(any ? acc : aggregate.createAccumulator(), slice);
-            }
-            any = true;
-        }
-        if (!any) {
+        long from = Math.floorDiv(end - size, g);
+        Object acc = slicesPerWindow == 1 ? st.value(from) // the slice's only window: its accumulator is the window's
+                : st.window(from, from + slicesPerWindow, combiner);
+        if (acc == null) {
             return;
         }
         R result = reduce != null ? cast(acc) : aggregate.getResult(acc);
@@ -356,78 +386,6 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
 
     @Override
     public void onProcessingTimer(int keyId, long ns, long timestamp, long now) {
-        throw new IllegalStateException("slice window operator " + operatorId + " registers no processing-time timers");
-    }
-
-    /**
-     * One key's slices: accumulators of slice numbers {@code [base, base + len)} in a power-of-two ring
-     * (position = slice number &amp; mask), and the key's one timer.
-     */
-    private static final class KeySlices {
-        Object[] ring = new Object[8];
-        int mask = 7;
-        long base;
-        int len;
-        long timerAt = Long.MAX_VALUE;
-
-        boolean isEmpty() {
-            for (int i = 0; i < len; i++) {
-                if (ring[(int) ((base + i) & mask)] != null) {
-                    return false;
-                }
-            }
-            return true;
-        }
-
-        /** @return the ring position of slice {@code k}, widening the held range (and the ring) to include it */
-        int position(long k) {
-            if (len == 0) {
-                base = k;
-                len = 1;
-            } else if (k < base) {
-                long newLen = base + len - k;
-                grow(newLen);
-                base = k;
-                len = (int) newLen;
-            } else if (k >= base + len) {
-                grow(k - base + 1);
-                len = (int) (k - base + 1);
-            }
-            return (int) (k & mask);
-        }
-
-        private void grow(long needed) {
-            if (needed <= ring.length) {
-                return;
-            }
-            if (needed > 1 << 26) {
-                throw new IllegalStateException("a key holds " + needed + " slices: the stream's timestamps spread"
-                        + " too far behind the watermark");
-            }
-            int cap = Integer.highestOneBit((int) needed - 1) << 1;
-            Object[] bigger = new Object[cap];
-            for (int i = 0; i < len; i++) {
-                long k = base + i;
-                bigger[(int) (k & (cap - 1))] = ring[(int) (k & mask)];
-            }
-            ring = bigger;
-            mask = cap - 1;
-        }
-
-        void dropFirst(SliceWindowOperator<?, ?> op) {
-            int pos = (int) (base & mask);
-            if (ring[pos] != null) {
-                ring[pos] = null;
-                op.accumulators--;
-            }
-            base++;
-            len--;
-        }
-
-        void reset() {
-            Arrays.fill(ring, null);
-            len = 0;
-            timerAt = Long.MAX_VALUE;
-        }
+        throw new IllegalStateException("slice window operator " + operatorId + " registers no timers");
     }
 }

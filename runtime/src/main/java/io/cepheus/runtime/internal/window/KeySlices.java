@@ -1,0 +1,267 @@
+package io.cepheus.runtime.internal.window;
+
+import java.util.Arrays;
+
+/**
+ * One key's slices for {@link SliceWindowOperator}: the value of each slice (slice number {@code k} covers
+ * {@code [k * g, (k + 1) * g)} relative to the assigner's offset) and the aggregation of the windows that fire,
+ * each a run of consecutive slices.
+ *
+ * <p>Design ("two stacks" FIFO aggregation, as in Tangwongsan, Hirzel and Schneider's survey of sliding-window
+ * aggregation): windows fire in order and each one's slice range {@code [from, to)} starts and ends later than the
+ * previous one's, so the slices in play form a queue: slices leave at the front, arrive at the back. The queue
+ * {@code [qLo, qHi)} is split at {@code f}: the <em>front</em> {@code [qLo, f)} keeps, for each slice {@code k},
+ * the suffix aggregate {@code value(k) + ... + value(f - 1)}; the <em>back</em> {@code [f, qHi)} keeps one running
+ * aggregate. A window is {@code suffix(from) + back}: one combination. Moving to the next window pushes its new
+ * slices onto the back (one combination each) and pops slices off the front (nothing to compute); when the front
+ * is exhausted ({@code from >= f}) the front is rebuilt over the whole window ("flip": size / g combinations, once
+ * per size / slide firings). So a firing costs O(slide / g) combinations amortized, whatever size / slide is,
+ * instead of the size / g of combining every slice.
+ *
+ * <p>Out-of-order elements: an element may still land in a slice already in the queue (its timestamp is behind the
+ * watermark but a later window holding it is open). Such a change invalidates what it touches: in the back, the
+ * running aggregate (recomputed from the back's slices at the next firing); in the front, the suffixes at and below
+ * that slice (recomputed down to the next window's first slice, from the intact suffix above it). In-order elements
+ * land behind {@code qHi} and invalidate nothing.
+ *
+ * <p>Ownership of values: slice values belong to the slices; suffixes and the back are copies owned by this
+ * structure (a null slice makes a suffix equal to the one above it: the same object, never changed afterwards).
+ * The window's suffix at {@code from} is never needed again once that window fired, so a firing combines the back
+ * into it in place and hands it out, unless it is shared with the suffix above.
+ *
+ * <p>Storage: slot {@code 2p} holds the value and slot {@code 2p + 1} the suffix of the slice at ring position
+ * {@code p = k & mask} in one power-of-two array, so a slice and its suffix share a cache line; the ring holds slice
+ * numbers {@code [base, base + len)}. Positions outside that range hold nulls.
+ *
+ * <p>Owned by the shard thread, like the operator that holds it.
+ */
+final class KeySlices {
+
+    private static final long NONE = Long.MIN_VALUE;
+    private static final int MAX_SLICES = 1 << 26;
+
+    private Object[] slots = new Object[16];
+    private int mask = 7;
+    private long base;
+    private int len;
+    private int filled;
+
+    /** The key's one pending event-time timer, or {@code Long.MAX_VALUE} for none (kept here by the operator). */
+    long timerAt = Long.MAX_VALUE;
+
+    // the queue: front [qLo, f) as suffixes, back [f, qHi) as one aggregate; all NONE when empty
+    private long qLo = NONE;
+    private long f = NONE;
+    private long qHi = NONE;
+    private Object back;
+    private boolean backStale;
+    /** The highest front slice changed since the suffixes were computed, or NONE. */
+    private long frontStaleAt = NONE;
+
+    /** @return whether no slice holds a value */
+    boolean isEmpty() {
+        return filled == 0;
+    }
+
+    /** @return the first slice number held (meaningful when {@link #length()} &gt; 0) */
+    long base() {
+        return base;
+    }
+
+    /** @return how many slice numbers the ring holds, from {@link #base()} */
+    int length() {
+        return len;
+    }
+
+    /** @return slice {@code k}'s value, or null */
+    Object value(long k) {
+        return k >= base && k - base < len ? slots[2 * (int) (k & mask)] : null;
+    }
+
+    private Object suffix(long k) {
+        return k < f && k >= base && k - base < len ? slots[2 * (int) (k & mask) + 1] : null;
+    }
+
+    /**
+     * Sets slice {@code k}'s value (a new one, or the same accumulator changed in place), invalidating what the
+     * queue derived from it.
+     *
+     * @return whether the slice had no value before
+     */
+    boolean put(long k, Object value) {
+        int p = 2 * position(k);
+        boolean fresh = slots[p] == null;
+        slots[p] = value;
+        if (fresh) {
+            filled++;
+        }
+        if (k >= qLo && k < qHi) {
+            if (k < f) {
+                frontStaleAt = Math.max(frontStaleAt, k);
+            } else {
+                backStale = true;
+            }
+        }
+        return fresh;
+    }
+
+    /** @return whether the first slice held had a value (it is dropped with its suffix) */
+    boolean dropFirst() {
+        int p = 2 * (int) (base & mask);
+        boolean had = slots[p] != null;
+        slots[p] = null;
+        slots[p + 1] = null;
+        if (had) {
+            filled--;
+        }
+        base++;
+        len--;
+        return had;
+    }
+
+    /** Forgets everything, keeping the arrays for the next key. */
+    void reset() {
+        Arrays.fill(slots, null);
+        len = 0;
+        filled = 0;
+        timerAt = Long.MAX_VALUE;
+        qLo = NONE;
+        f = NONE;
+        qHi = NONE;
+        back = null;
+        backStale = false;
+        frontStaleAt = NONE;
+    }
+
+    /**
+     * The aggregate of slices {@code [from, to)}. Calls must come in window order: {@code from} and {@code to}
+     * larger than the previous call's, and no slice before {@code from} changes afterwards.
+     *
+     * @return a value the caller owns (the structure keeps no reference that it will change), or null if all
+     *         those slices are empty
+     */
+    Object window(long from, long to, SliceCombiner c) {
+        long liveEnd = base + len;
+        long popEnd = Math.min(Math.min(from, f), liveEnd);
+        for (long k = Math.max(qLo, base); k < popEnd; k++) {
+            slots[2 * (int) (k & mask) + 1] = null;
+        }
+        if (from >= f) {
+            rebuildFront(from, to, c);
+        } else {
+            if (backStale) {
+                back = fold(f, to, c);
+                backStale = false;
+            } else {
+                for (long k = Math.max(qHi, base); k < Math.min(to, liveEnd); k++) {
+                    Object v = slots[2 * (int) (k & mask)];
+                    if (v != null) {
+                        back = back == null ? c.copy(v) : c.combine(back, v);
+                    }
+                }
+            }
+            qHi = to;
+            if (frontStaleAt >= from) {
+                recomputeSuffixes(from, frontStaleAt, c);
+            }
+            frontStaleAt = NONE;
+        }
+        qLo = from;
+        long lo = Math.max(from, base);
+        Object head = suffix(lo);
+        if (head == null) {
+            return back == null ? null : c.copy(back);
+        }
+        boolean owned = lo == from && suffix(from + 1) != head;
+        if (owned) {
+            slots[2 * (int) (from & mask) + 1] = null; // popped now: its window has fired
+            qLo = from + 1;
+        } else {
+            head = c.copy(head);
+        }
+        return back == null ? head : c.combine(head, back);
+    }
+
+    /** The front becomes the whole window {@code [from, to)} as suffixes; the back is empty. */
+    private void rebuildFront(long from, long to, SliceCombiner c) {
+        back = null;
+        backStale = false;
+        frontStaleAt = NONE;
+        f = to;
+        qHi = to;
+        writeSuffixes(Math.max(from, base), Math.min(to, base + len) - 1, null, c);
+    }
+
+    /** Recomputes the front's suffixes from slice {@code top} (changed) down to {@code from}. */
+    private void recomputeSuffixes(long from, long top, SliceCombiner c) {
+        long hi = Math.min(top, base + len - 1);
+        writeSuffixes(Math.max(from, base), hi, suffix(hi + 1), c);
+    }
+
+    private void writeSuffixes(long lo, long hi, Object above, SliceCombiner c) {
+        Object acc = above;
+        for (long k = hi; k >= lo; k--) {
+            int p = 2 * (int) (k & mask);
+            Object v = slots[p];
+            if (v != null) {
+                acc = acc == null ? c.copy(v) : c.combine(c.copy(v), acc);
+            }
+            slots[p + 1] = acc;
+        }
+    }
+
+    private Object fold(long from, long to, SliceCombiner c) {
+        Object acc = null;
+        for (long k = Math.max(from, base); k < Math.min(to, base + len); k++) {
+            Object v = slots[2 * (int) (k & mask)];
+            if (v != null) {
+                acc = acc == null ? c.copy(v) : c.combine(acc, v);
+            }
+        }
+        return acc;
+    }
+
+    /** @return the ring position of slice {@code k}, widening the held range (and the ring) to include it */
+    private int position(long k) {
+        if (len == 0) {
+            base = k;
+            len = 1;
+        } else if (k < base) {
+            long oldBase = base;
+            Object above = suffix(oldBase);
+            long newLen = base + len - k;
+            grow(newLen);
+            base = k;
+            len = (int) newLen;
+            // the new slices are empty: where they fall in the front, their suffix is the one above them
+            for (long j = Math.max(k, qLo); j < Math.min(oldBase, f); j++) {
+                slots[2 * (int) (j & mask) + 1] = above;
+            }
+        } else if (k - base >= len) {
+            grow(k - base + 1);
+            len = (int) (k - base + 1);
+        }
+        return (int) (k & mask);
+    }
+
+    private void grow(long needed) {
+        if (needed <= mask + 1) {
+            return;
+        }
+        if (needed > MAX_SLICES) {
+            throw new IllegalStateException("a key holds " + needed + " slices: the stream's timestamps spread"
+                    + " too far behind the watermark");
+        }
+        int cap = Integer.highestOneBit((int) needed - 1) << 1;
+        Object[] bigger = new Object[2 * cap];
+        for (int i = 0; i < len; i++) {
+            long k = base + i;
+            int from = 2 * (int) (k & mask);
+            int to = 2 * (int) (k & (cap - 1));
+            bigger[to] = slots[from];
+            bigger[to + 1] = slots[from + 1];
+        }
+        slots = bigger;
+        mask = cap - 1;
+    }
+}
