@@ -19,6 +19,12 @@ public interface AggregateFunction<IN, ACC, OUT> {
     /** @return the result for the accumulator (it stays usable afterwards) */
     OUT getResult(ACC accumulator);
 
-    /** @return the combination of both (merging sessions, combining slices of sliding windows) */
+    /**
+     * Combines two accumulators (merging sessions, combining slices of sliding windows). It may change and return
+     * {@code a}, or return a new accumulator; it must not change {@code b}, nor return it: the engine keeps using
+     * {@code b} (a slice shared by later windows) after the call.
+     *
+     * @return the combination of both
+     */
     ACC merge(ACC a, ACC b);
 }
