@@ -20,9 +20,12 @@ import java.util.function.Function;
  * @param retainedHeap whether to report the heap a finished run still holds (the CEP rows)
  * @param specCheck    differences between a run's result and what the specification requires (empty when they
  *                     agree, or when no specification applies, e.g. on a prefix)
+ * @param flinkRuns    0 to run Flink in every round like the others; else Flink runs in no warm-up round and only
+ *                     in the first {@code flinkRuns} measured rounds (for an operator whose single run takes
+ *                     minutes, long enough to warm itself up: Flink's sliding windows)
  */
 public record Comparison(String name, int events, String input, ResultKind kind, List<Contender> cepheus,
-        Contender flink, boolean retainedHeap, Function<RunResult, List<String>> specCheck) {
+        Contender flink, boolean retainedHeap, Function<RunResult, List<String>> specCheck, int flinkRuns) {
 
     /** Checks the arguments. */
     public Comparison {
@@ -38,6 +41,35 @@ public record Comparison(String name, int events, String input, ResultKind kind,
         if (cepheus.isEmpty()) {
             throw new IllegalArgumentException(name + ": a comparison needs at least one Cepheus contender");
         }
+        if (flinkRuns < 0) {
+            throw new IllegalArgumentException(name + ": flinkRuns must be 0 (every round) or more, got " + flinkRuns);
+        }
+    }
+
+    /**
+     * A comparison that runs Flink in every round.
+     *
+     * @param name         the row label
+     * @param events       input elements per run
+     * @param input        how the input relates to its specification
+     * @param kind         what the counts mean
+     * @param cepheus      the Cepheus sides
+     * @param flink        the Flink side
+     * @param retainedHeap whether to report retained heap
+     * @param specCheck    the check against the specification
+     */
+    public Comparison(String name, int events, String input, ResultKind kind, List<Contender> cepheus,
+            Contender flink, boolean retainedHeap, Function<RunResult, List<String>> specCheck) {
+        this(name, events, input, kind, cepheus, flink, retainedHeap, specCheck, 0);
+    }
+
+    /**
+     * @param round a round's number from 0, counting warm-up rounds first
+     * @param warmups how many warm-up rounds there are
+     * @return whether Flink runs in that round
+     */
+    public boolean flinkRunsIn(int round, int warmups) {
+        return flinkRuns == 0 || (round >= warmups && round - warmups < flinkRuns);
     }
 
     /** @return every contender, Cepheus's first, then Flink: the order of an even round */

@@ -7,6 +7,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.lang.ref.Reference;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
@@ -61,7 +62,7 @@ public final class ComparisonHarness {
     public ComparisonOutcome run(Comparison comparison) throws Exception {
         RunResult reference = null;
         for (int round = 0; round < warmups; round++) {
-            for (Contender contender : order(comparison, round)) {
+            for (Contender contender : order(comparison, round, comparison.flinkRunsIn(round, warmups))) {
                 Sample sample = measure(comparison, contender);
                 reference = check(comparison, contender, reference, sample.result);
                 progress(comparison, "warm-up", round, contender, sample);
@@ -72,29 +73,39 @@ public final class ComparisonHarness {
         double[][] rates = new double[sides][runs];
         double[][] bytes = new double[sides][runs];
         long[][] retained = new long[sides][runs];
+        int[] measured = new int[sides];
         for (int round = 0; round < runs; round++) {
-            for (Contender contender : order(comparison, round)) {
+            for (Contender contender : order(comparison, round,
+                    comparison.flinkRunsIn(warmups + round, warmups))) {
                 Sample sample = measure(comparison, contender);
                 reference = check(comparison, contender, reference, sample.result);
                 progress(comparison, "run", round, contender, sample);
                 int side = contenders.indexOf(contender);
-                rates[side][round] = sample.eventsPerSecond;
-                bytes[side][round] = sample.bytesPerEvent;
-                retained[side][round] = sample.retainedBytes;
+                int at = measured[side]++;
+                rates[side][at] = sample.eventsPerSecond;
+                bytes[side][at] = sample.bytesPerEvent;
+                retained[side][at] = sample.retainedBytes;
             }
         }
         boolean heap = comparison.retainedHeap();
         List<EngineStats> stats = new ArrayList<>();
         for (int side = 0; side < sides; side++) {
-            stats.add(new EngineStats(contenders.get(side).engine(), reference, rates[side], bytes[side],
-                    heap ? retained[side] : null));
+            int n = measured[side];
+            stats.add(new EngineStats(contenders.get(side).engine(), reference, Arrays.copyOf(rates[side], n),
+                    Arrays.copyOf(bytes[side], n), heap ? Arrays.copyOf(retained[side], n) : null));
         }
         return new ComparisonOutcome(comparison, stats.subList(0, sides - 1), stats.get(sides - 1));
     }
 
-    /** Cepheus's contenders then Flink in even rounds, the reverse in odd ones. */
-    private static List<Contender> order(Comparison comparison, int round) {
+    /**
+     * Cepheus's contenders then Flink in even rounds, the reverse in odd ones (warm-up and measured rounds each
+     * counted from 0); Flink left out of the rounds the comparison excludes it from.
+     */
+    private static List<Contender> order(Comparison comparison, int round, boolean withFlink) {
         List<Contender> all = comparison.contenders();
+        if (!withFlink) {
+            all.remove(comparison.flink());
+        }
         if (round % 2 == 1) {
             Collections.reverse(all);
         }

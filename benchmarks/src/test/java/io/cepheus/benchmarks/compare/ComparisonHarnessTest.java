@@ -59,6 +59,18 @@ class ComparisonHarnessTest {
     }
 
     @Test
+    void aComparisonCanRunFlinkInFewerRoundsWithoutWarmUp() throws Exception {
+        Comparison comparison = new Comparison("fake", 1_000, "full stream", ResultKind.WINDOW,
+                List.of(scripted("A", RIGHT)), scripted("B", RIGHT), false, NO_SPEC, 1);
+
+        ComparisonOutcome outcome = harness(1, 3).run(comparison);
+
+        assertEquals(List.of("A", "A", "B", "A", "A"), calls, "warm-up without B, B in the first measured round");
+        assertEquals(3, outcome.cepheus().get(0).eventsPerSecond().length);
+        assertEquals(1, outcome.flink().eventsPerSecond().length);
+    }
+
+    @Test
     void aSecondCepheusContenderThatDisagreesStopsTheRun() {
         RunResult wrong = new RunResult(11, 2, 0x1234);
         Comparison comparison = new Comparison("fake", 1_000, "full stream", ResultKind.CEP,
