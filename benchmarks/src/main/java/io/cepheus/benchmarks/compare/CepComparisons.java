@@ -6,7 +6,10 @@ import io.cepheus.examples.workloads.WorkloadStream;
 import java.util.List;
 import java.util.Locale;
 
-/** Builds the CEP rows of the comparison: workloads W1-W4 of WORKLOADS.md, bare NFA against Flink's CepOperator. */
+/**
+ * Builds the CEP rows of the comparison: workloads W1-W4 of WORKLOADS.md, Cepheus's bare NFA and its whole engine
+ * (one shard, on the measuring thread) against Flink's CepOperator.
+ */
 public final class CepComparisons {
 
     private CepComparisons() {
@@ -27,7 +30,8 @@ public final class CepComparisons {
         if (stream.seed() != Workload.DEFAULT_SEED) {
             note += ", seed " + stream.seed();
         }
-        return new Comparison(label(workload), length, note, new CepheusNfaContender(input),
+        return new Comparison(label(workload), length, note, ResultKind.CEP,
+                List.of(new CepheusNfaContender(input), new CepheusEngineContender(input)),
                 new FlinkCepContender(input), true,
                 specApplies ? result -> result.differencesFrom(workload) : CepComparisons::noSpec);
     }

@@ -6,6 +6,9 @@ import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.lang.ref.Reference;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 
@@ -59,38 +62,54 @@ public final class ComparisonHarness {
     public ComparisonOutcome run(Comparison comparison) throws Exception {
         RunResult reference = null;
         for (int round = 0; round < warmups; round++) {
-            for (Contender contender : order(comparison, round)) {
+            for (Contender contender : order(comparison, round, comparison.flinkRunsIn(round, warmups))) {
                 Sample sample = measure(comparison, contender);
                 reference = check(comparison, contender, reference, sample.result);
                 progress(comparison, "warm-up", round, contender, sample);
             }
         }
-        double[][] rates = new double[2][runs];
-        double[][] bytes = new double[2][runs];
-        long[][] retained = new long[2][runs];
+        List<Contender> contenders = comparison.contenders();
+        int sides = contenders.size();
+        double[][] rates = new double[sides][runs];
+        double[][] bytes = new double[sides][runs];
+        long[][] retained = new long[sides][runs];
+        int[] measured = new int[sides];
         for (int round = 0; round < runs; round++) {
-            for (Contender contender : order(comparison, round)) {
+            for (Contender contender : order(comparison, round,
+                    comparison.flinkRunsIn(warmups + round, warmups))) {
                 Sample sample = measure(comparison, contender);
                 reference = check(comparison, contender, reference, sample.result);
                 progress(comparison, "run", round, contender, sample);
-                int side = contender == comparison.cepheus() ? 0 : 1;
-                rates[side][round] = sample.eventsPerSecond;
-                bytes[side][round] = sample.bytesPerEvent;
-                retained[side][round] = sample.retainedBytes;
+                int side = contenders.indexOf(contender);
+                int at = measured[side]++;
+                rates[side][at] = sample.eventsPerSecond;
+                bytes[side][at] = sample.bytesPerEvent;
+                retained[side][at] = sample.retainedBytes;
             }
         }
         boolean heap = comparison.retainedHeap();
-        EngineStats cepheus = new EngineStats(comparison.cepheus().engine(), reference, rates[0], bytes[0],
-                heap ? retained[0] : null);
-        EngineStats flink = new EngineStats(comparison.flink().engine(), reference, rates[1], bytes[1],
-                heap ? retained[1] : null);
-        return new ComparisonOutcome(comparison, cepheus, flink);
+        List<EngineStats> stats = new ArrayList<>();
+        for (int side = 0; side < sides; side++) {
+            int n = measured[side];
+            stats.add(new EngineStats(contenders.get(side).engine(), reference, Arrays.copyOf(rates[side], n),
+                    Arrays.copyOf(bytes[side], n), heap ? Arrays.copyOf(retained[side], n) : null));
+        }
+        return new ComparisonOutcome(comparison, stats.subList(0, sides - 1), stats.get(sides - 1));
     }
 
-    /** Cepheus first in even rounds, Flink first in odd ones. */
-    private static List<Contender> order(Comparison comparison, int round) {
-        return round % 2 == 0 ? List.of(comparison.cepheus(), comparison.flink())
-                : List.of(comparison.flink(), comparison.cepheus());
+    /**
+     * Cepheus's contenders then Flink in even rounds, the reverse in odd ones (warm-up and measured rounds each
+     * counted from 0); Flink left out of the rounds the comparison excludes it from.
+     */
+    private static List<Contender> order(Comparison comparison, int round, boolean withFlink) {
+        List<Contender> all = comparison.contenders();
+        if (!withFlink) {
+            all.remove(comparison.flink());
+        }
+        if (round % 2 == 1) {
+            Collections.reverse(all);
+        }
+        return all;
     }
 
     private RunResult check(Comparison comparison, Contender contender, RunResult reference, RunResult result) {
@@ -147,7 +166,7 @@ public final class ComparisonHarness {
     }
 
     private void progress(Comparison comparison, String kind, int round, Contender contender, Sample sample) {
-        log.printf(Locale.ROOT, "  %-12s %-8s %d  %-20s %8.3f M events/s  %8.0f B/event  %s%n", comparison.name(),
+        log.printf(Locale.ROOT, "  %-16s %-8s %d  %-22s %8.3f M events/s  %8.0f B/event  %s%n", comparison.name(),
                 kind, round + 1, contender.engine(), sample.eventsPerSecond / 1e6, sample.bytesPerEvent,
                 sample.result);
     }

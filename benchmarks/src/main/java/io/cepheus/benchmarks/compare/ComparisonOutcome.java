@@ -1,16 +1,31 @@
 package io.cepheus.benchmarks.compare;
 
+import java.util.List;
+
 /**
- * Both engines' measured runs of one comparison, whose results were found equal.
+ * Every engine's measured runs of one comparison, whose results were found equal.
  *
  * @param comparison what was compared
- * @param cepheus    Cepheus's runs
+ * @param cepheus    the Cepheus contenders' runs, in the comparison's order
  * @param flink      Flink's runs
  */
-public record ComparisonOutcome(Comparison comparison, EngineStats cepheus, EngineStats flink) {
+public record ComparisonOutcome(Comparison comparison, List<EngineStats> cepheus, EngineStats flink) {
 
-    /** @return Cepheus's median throughput over Flink's */
+    /** Copies the list. */
+    public ComparisonOutcome {
+        cepheus = List.copyOf(cepheus);
+    }
+
+    /** @return the first Cepheus contender's median throughput over Flink's */
     public double speedRatio() {
-        return cepheus.medianEventsPerSecond() / flink.medianEventsPerSecond();
+        return speedRatio(cepheus.get(0));
+    }
+
+    /**
+     * @param stats one of {@link #cepheus()}
+     * @return its median throughput over Flink's
+     */
+    public double speedRatio(EngineStats stats) {
+        return stats.medianEventsPerSecond() / flink.medianEventsPerSecond();
     }
 }

@@ -2,7 +2,6 @@ package io.cepheus.benchmarks.compare;
 
 import io.cepheus.examples.workloads.Workload;
 import io.cepheus.examples.workloads.WorkloadGenerator;
-import io.cepheus.examples.workloads.WorkloadSelection;
 import io.cepheus.examples.workloads.WorkloadStream;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -14,16 +13,19 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The side-by-side comparison of issue 5, one command: generates each workload once, runs Cepheus and Apache
+ * The side-by-side comparison of issue 5, one command: generates each row's input once, runs Cepheus and Apache
  * Flink on it in this JVM ({@link ComparisonHarness}), checks their results are equal (and, on the full
- * default-seed streams, equal to WORKLOADS.md), then prints the table and writes it to a Markdown file.
+ * default-seed CEP streams, equal to WORKLOADS.md), then prints the table and writes it to a Markdown file. Rows:
+ * CEP W1-W4 (bare NFA and engine vs {@code CepOperator}), windows {@code tumbling}, {@code sliding},
+ * {@code session} ({@link WindowInput}, engine vs {@code WindowOperator}) and {@code join} ({@link JoinInput},
+ * engine vs {@code IntervalJoinOperator}).
  *
  * <pre>
  * java -Xms3g -Xmx3g -cp benchmarks/target/benchmarks.jar io.cepheus.benchmarks.compare.FlinkComparison \
- *      [--warmup 1] [--runs 3] [--events N] [--out benchmarks/target/flink-comparison.md] [W1 ...]
+ *      [--warmup 1] [--runs 3] [--events N] [--out benchmarks/target/flink-comparison.md] [W1 ... | cep | windows]
  * </pre>
  *
- * <p>{@code --events N} feeds both engines only the first N events of each stream (WORKLOADS.md's counts then
+ * <p>{@code --events N} feeds every engine only the first N elements of each input (WORKLOADS.md's counts then
  * do not apply, the engines must still agree); the table says so in its input column. Exit status: 0 when every
  * comparison agreed, 1 on a result mismatch (no table is written), 2 on a bad command line.
  */
@@ -33,7 +35,7 @@ public final class FlinkComparison {
     }
 
     /**
-     * @param args options and workload names (default all four), see the class comment
+     * @param args options and row names (default all), see the class comment
      * @throws Exception whatever an engine throws, or failing to write the results file
      */
     public static void main(String[] args) throws Exception {
@@ -42,12 +44,13 @@ public final class FlinkComparison {
             options = Options.parse(args);
         } catch (IllegalArgumentException e) {
             System.err.println("FlinkComparison: " + e.getMessage());
-            System.err.println("usage: FlinkComparison [--warmup N] [--runs N] [--events N] [--out FILE] [W1 ...]");
+            System.err.println("usage: FlinkComparison [--warmup N] [--runs N] [--events N] [--out FILE] [ROW ...]"
+                    + " (rows: " + String.join(" ", ROWS) + ", groups cep windows; default all)");
             System.exit(2);
             return;
         }
         String setting = String.format(Locale.ROOT,
-                "%d warm-up + %d measured rounds per workload, engines alternating, one thread; %s %s, max heap %d MB,"
+                "%d warm-up + %d measured rounds per row, engines alternating, one thread; %s %s, max heap %d MB,"
                         + " %d processors", options.warmups, options.runs, System.getProperty("java.vm.name"),
                 System.getProperty("java.version"), Runtime.getRuntime().maxMemory() >> 20,
                 Runtime.getRuntime().availableProcessors());
@@ -55,10 +58,8 @@ public final class FlinkComparison {
         System.out.println("JVM arguments: " + ManagementFactory.getRuntimeMXBean().getInputArguments());
         ComparisonHarness harness = new ComparisonHarness(options.warmups, options.runs, System.out);
         List<ComparisonOutcome> outcomes = new ArrayList<>();
-        for (Workload workload : options.workloads) {
-            WorkloadStream stream = WorkloadGenerator.generate(workload);
-            int length = options.events > 0 ? Math.min(options.events, stream.size()) : stream.size();
-            Comparison comparison = CepComparisons.of(stream, length);
+        for (String row : options.rows) {
+            Comparison comparison = build(row, options.events);
             System.out.println(comparison.name() + ": " + comparison.input());
             try {
                 outcomes.add(harness.run(comparison));
@@ -70,7 +71,7 @@ public final class FlinkComparison {
                 return;
             }
         }
-        String table = ComparisonReport.table(outcomes);
+        String table = ComparisonReport.table(outcomes) + ComparisonReport.slidingVersusTumbling(outcomes);
         System.out.println();
         System.out.print(table);
         Path out = options.out.toAbsolutePath();
@@ -83,13 +84,42 @@ public final class FlinkComparison {
         System.out.println("results written to " + out);
     }
 
+    /** Every row name, in table order. */
+    static final List<String> ROWS = List.of("W1", "W2", "W3", "W4", "tumbling", "sliding", "session", "join");
+
+    /**
+     * Generates a row's input (once) and builds its comparison.
+     *
+     * @param row    one of {@link #ROWS}
+     * @param events 0 for the whole input, else feed only the first {@code events} elements
+     * @return the comparison
+     */
+    static Comparison build(String row, int events) {
+        return switch (row) {
+            case "W1", "W2", "W3", "W4" -> {
+                WorkloadStream stream = WorkloadGenerator.generate(Workload.valueOf(row));
+                yield CepComparisons.of(stream, events > 0 ? Math.min(events, stream.size()) : stream.size());
+            }
+            case "tumbling", "sliding", "session" -> WindowComparisons.of(
+                    WindowInput.generate(events > 0 ? Math.min(events, WindowInput.EVENTS) : WindowInput.EVENTS,
+                            WindowInput.DEFAULT_SEED),
+                    WindowSpec.valueOf(row.toUpperCase(Locale.ROOT)));
+            case "join" -> {
+                JoinInput input = JoinInput.generate(JoinInput.ORDERS, JoinInput.DEFAULT_SEED);
+                yield JoinComparisons.of(events > 0 ? input.prefix(Math.min(events, input.elements().length))
+                        : input);
+            }
+            default -> throw new IllegalArgumentException("unknown row '" + row + "'; known: " + ROWS);
+        };
+    }
+
     /** The parsed command line. */
     private static final class Options {
         int warmups = 1;
         int runs = 3;
         int events;
         Path out = Path.of("benchmarks", "target", "flink-comparison.md");
-        List<Workload> workloads;
+        List<String> rows;
 
         static Options parse(String[] args) {
             Options options = new Options();
@@ -106,8 +136,30 @@ public final class FlinkComparison {
             if (options.runs < 1 || options.warmups < 0 || options.events < 0) {
                 throw new IllegalArgumentException("need --runs >= 1, --warmup >= 0 and --events >= 0");
             }
-            options.workloads = WorkloadSelection.parse(names);
+            options.rows = rows(names);
             return options;
+        }
+
+        /** Row names, case-insensitive, plus the groups {@code cep} (W1-W4) and {@code windows}; none means all. */
+        private static List<String> rows(List<String> names) {
+            if (names.isEmpty()) {
+                return ROWS;
+            }
+            java.util.Set<String> chosen = new java.util.HashSet<>();
+            for (String name : names) {
+                String lower = name.toLowerCase(Locale.ROOT);
+                switch (lower) {
+                    case "cep" -> chosen.addAll(ROWS.subList(0, 4));
+                    case "windows" -> chosen.addAll(ROWS.subList(4, 7));
+                    default -> {
+                        String row = ROWS.stream().filter(r -> r.equalsIgnoreCase(lower)).findFirst()
+                                .orElseThrow(() -> new IllegalArgumentException("unknown row '" + name
+                                        + "'; known: " + String.join(" ", ROWS) + ", and the groups cep, windows"));
+                        chosen.add(row);
+                    }
+                }
+            }
+            return ROWS.stream().filter(chosen::contains).toList();
         }
 
         private static int number(String[] args, int at) {
