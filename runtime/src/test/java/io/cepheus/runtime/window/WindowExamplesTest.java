@@ -203,6 +203,32 @@ class WindowExamplesTest {
     }
 
     @Test
+    void anIntervalJoinOfZeroToFiveMinutesJoinsWhatTheMinuteWindowsSplit() {
+        CepEngine<Shop> engine = CepEngine.<Shop>builder().shards(1).flushOnClose(false)
+                .watermarks(WatermarkStrategy.<Shop>noWatermarks().withTimestampAssigner((e, r) ->
+                        e instanceof Order o ? o.ts() : ((Payment) e).ts())).build();
+        List<String> pairs = new ArrayList<>();
+        engine.keyBy(Shop::id).intervalJoin(Order.class, Payment.class)
+                .between(Duration.ZERO, Duration.ofMinutes(5))
+                .<String>process((o, p, ctx, out) -> out.collect(o.id() + " " + o.ts() + "/" + p.ts()))
+                .results((k, r, ts) -> pairs.add(r));
+        Producer<Shop> orders = engine.newProducer();
+        Producer<Shop> payments = engine.newProducer();
+        CepTestHarness<Shop> h = CepTestHarness.start(engine);
+        orders.send(new Order("o1", at("10:00:58")));
+        payments.send(new Payment("o1", at("10:01:03")));
+        orders.send(new Order("o2", at("10:00:10")));
+        payments.send(new Payment("o2", at("10:00:50")));
+        orders.watermark(Long.MAX_VALUE);
+        payments.watermark(Long.MAX_VALUE);
+        h.runUntilIdle();
+        assertEquals(List.of("o1 " + at("10:00:58") + "/" + at("10:01:03"),
+                "o2 " + at("10:00:10") + "/" + at("10:00:50")), pairs.stream().sorted().toList(),
+                "the same data as the window join above: the interval join also pairs 10:00:58 with 10:01:03");
+        h.close();
+    }
+
+    @Test
     void coGroupGivesALeftOuterJoin() {
         CepEngine<Shop> engine = CepEngine.<Shop>builder().shards(1).flushOnClose(false)
                 .watermarks(WatermarkStrategy.<Shop>noWatermarks().withTimestampAssigner((e, r) ->
