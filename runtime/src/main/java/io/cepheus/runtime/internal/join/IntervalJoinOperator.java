@@ -34,11 +34,11 @@ import java.util.function.Function;
  *
  * <p>Due times (a calendar of grid cells): keys usually empty between their elements, so nearly every element
  * would register a shard timer and later delete or fire it, a heap operation among all keys' timers each time.
- * Instead each key waits in a {@link FiringCalendar} under its due time rounded down to a cell of {@link #cell}
- * ms (a power of two, a small fraction of the interval width), so that many keys share a bucket and scheduling is
+ * Instead each key waits in a {@link FiringCalendar} under its due time rounded down to a cell of {@code cell}
+ * ms (a power of two, ~1/256 of the interval width, at most 1 s), so that many keys share a bucket and scheduling is
  * an append. At the end of each watermark ({@link #endWatermark}) the cells that have begun are drained: a key
  * whose exact due time has come is pruned, one whose due time lies later in the cell waits again. A key whose due
- * time moves is not looked for in its old bucket; {@link #cellOf} says where it counts, other entries are skipped.
+ * time moves is not looked for in its old bucket; {@code cellOf} says where it counts, other entries are skipped.
  * Keys of one watermark are pruned in cell order, then key-id order, each once; within a key the order is that of
  * its buffers, as before. No shard timer is registered, so the shard keeps a key while {@link #holds} says so.
  *
