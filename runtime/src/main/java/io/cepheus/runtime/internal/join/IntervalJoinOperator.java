@@ -1,10 +1,10 @@
 package io.cepheus.runtime.internal.join;
 
+import com.carrotsearch.hppc.IntArrayList;
 import io.cepheus.nfa.EventCodec;
 import io.cepheus.runtime.internal.cep.KeyDictionary;
 import io.cepheus.runtime.internal.shard.ShardOperator;
-import io.cepheus.runtime.internal.shard.TimerNamespace;
-import io.cepheus.runtime.internal.timer.KeyTimer;
+import io.cepheus.runtime.internal.timer.FiringCalendar;
 import io.cepheus.runtime.internal.timer.TimerService;
 import java.io.DataInput;
 import java.io.DataOutput;
@@ -25,12 +25,22 @@ import java.util.function.Function;
  *   <li>a left element is dropped once {@code W > left.ts + upper}, a right element once
  *       {@code W > right.ts - lower}. Flink drops at {@code W >= bound} and so misses an on-time partner whose
  *       timestamp equals the watermark (conformance case 33); we keep it until the watermark passes;</li>
- *   <li>since drop times grow with timestamps, each buffer drops a prefix: one event-time timer per key, at the
- *       earliest drop time of its two buffers, does all the pruning (not one timer per element);</li>
+ *   <li>since drop times grow with timestamps, each buffer drops a prefix: each key waits for one due time, the
+ *       earliest drop time of its two buffers, and one visit then does all the pruning (not one per element);</li>
  *   <li>an element dropped without ever having found a partner is unmatched: counted, and handed to the output
  *       at that moment (outer joins, unmatched handlers), even if its key receives nothing more.</li>
  * </ul>
  * A key whose buffers are both empty gives its buffers back to a small pool and its id to the shard.
+ *
+ * <p>Due times (a calendar of grid cells): keys usually empty between their elements, so nearly every element
+ * would register a shard timer and later delete or fire it, a heap operation among all keys' timers each time.
+ * Instead each key waits in a {@link FiringCalendar} under its due time rounded down to a cell of {@code cell}
+ * ms (a power of two, ~1/256 of the interval width, at most 1 s), so that many keys share a bucket and scheduling is
+ * an append. At the end of each watermark ({@link #endWatermark}) the cells that have begun are drained: a key
+ * whose exact due time has come is pruned, one whose due time lies later in the cell waits again. A key whose due
+ * time moves is not looked for in its old bucket; {@code cellOf} says where it counts, other entries are skipped.
+ * Keys of one watermark are pruned in cell order, then key-id order, each once; within a key the order is that of
+ * its buffers, as before. No shard timer is registered, so the shard keeps a key while {@link #holds} says so.
  *
  * <p>Owned by the shard's worker thread, like the dictionary and timer service it uses. Counters are published
  * for other threads in {@link #endOfBatch()}.
@@ -80,16 +90,28 @@ public final class IntervalJoinOperator<T, L, R> implements ShardOperator<T> {
 
     private static final int POOL_LIMIT = 1024;
 
+    /** The widest calendar cell, in ms. */
+    static final long MAX_CELL = 1024;
+    /** No due time: the key holds nothing. */
+    private static final long NONE = Long.MIN_VALUE;
+
     private final int operatorId;
-    private final long timerNamespace;
-    /** Each key's one timer: its next drop (or join) time. */
-    private final KeyTimer keyTimer;
+    /** Width of a calendar cell in ms, a power of two. */
+    private final long cell;
+    /** Keys by due time, rounded down to a cell. */
+    private final FiringCalendar calendar = new FiringCalendar();
+    /** Each key's exact due time (its earliest drop time), or {@link #NONE}. */
+    private long[] dueAt = new long[64];
+    /** The cell whose bucket holds each key's live calendar entry, or {@link #NONE} if none does. */
+    private long[] cellOf = new long[64];
+    /** Keys settled while the calendar is drained: scheduled once the drain is over. */
+    private final IntArrayList deferred = new IntArrayList();
+    private boolean draining;
     private final Function<? super T, ? extends L> leftSide;
     private final Function<? super T, ? extends R> rightSide;
     private final long lower;
     private final long upper;
     private final KeyDictionary keys;
-    private final TimerService timers;
     private final Output<L, R> output;
     private final AtomicLongArray published;
     private KeyRelease keyRelease;
@@ -112,13 +134,13 @@ public final class IntervalJoinOperator<T, L, R> implements ShardOperator<T> {
     private long deadLetters;
 
     /**
-     * @param operatorId its id on the shard (the operator part of its timers)
+     * @param operatorId its id on the shard
      * @param leftSide   the left element of an event, or null if the event is not a left element
      * @param rightSide  the right element of an event, or null
      * @param lower      the effective lower bound, in ms (exclusiveness applied)
      * @param upper      the effective upper bound; below {@code lower}, nothing ever joins
      * @param keys       the shard's key dictionary
-     * @param timers     the shard's timer service
+     * @param timers     the shard's timer service (only to release keys until the shard sets the release)
      * @param output     receives the results
      * @param published  where the counters are published ({@link #COUNTERS} slots), read by other threads
      */
@@ -126,14 +148,14 @@ public final class IntervalJoinOperator<T, L, R> implements ShardOperator<T> {
             Function<? super T, ? extends R> rightSide, long lower, long upper, KeyDictionary keys,
             TimerService timers, Output<L, R> output, AtomicLongArray published) {
         this.operatorId = operatorId;
-        this.timerNamespace = TimerNamespace.of(operatorId, 0);
-        this.keyTimer = new KeyTimer(timers, timerNamespace, true);
+        this.cell = cellWidth(lower, upper);
+        Arrays.fill(dueAt, NONE);
+        Arrays.fill(cellOf, NONE);
         this.leftSide = Objects.requireNonNull(leftSide, "leftSide");
         this.rightSide = Objects.requireNonNull(rightSide, "rightSide");
         this.lower = lower;
         this.upper = upper;
         this.keys = keys;
-        this.timers = timers;
         this.output = Objects.requireNonNull(output, "output");
         if (published.length() != COUNTERS) {
             throw new IllegalArgumentException("published counters need " + COUNTERS + " slots");
@@ -291,16 +313,78 @@ public final class IntervalJoinOperator<T, L, R> implements ShardOperator<T> {
         return true;
     }
 
-    /** The key's earliest drop time has come: drops (and reports unmatched) what the watermark has passed. */
+    /**
+     * The calendar cell width for an interval of {@code upper - lower} ms: about 1/256 of it as a power of two,
+     * between 1 ms (exact due times) and {@link #MAX_CELL}. Keys due within one interval then share at most a few
+     * hundred buckets, and a key is visited early (its cell begun, its due time not yet come) only while a
+     * watermark falls in that small stretch; the cap bounds those early visits when watermarks come often.
+     */
+    static long cellWidth(long lower, long upper) {
+        if (upper <= lower) {
+            return 1; // nothing joins: elements leave at once or at one instant
+        }
+        long width = upper - lower;
+        if (width < 0) {
+            width = Long.MAX_VALUE; // the difference overflowed
+        }
+        return Math.min(MAX_CELL, Math.max(1, Long.highestOneBit(width >>> 8)));
+    }
+
+    /** Drops (and reports unmatched) what the watermark has passed in the keys whose due time has come. */
     @Override
+    public void endWatermark() {
+        draining = true;
+        try {
+            while (!calendar.isEmpty() && calendar.earliest() <= watermark) {
+                long at = calendar.earliest();
+                IntArrayList due = calendar.pollEarliest();
+                int i = 0;
+                try {
+                    while (i < due.size()) {
+                        int id = due.get(i++);
+                        if (cellOf[id] == at) { // else a stale entry: the key moved, or was released
+                            cellOf[id] = NONE;
+                            deferred.add(id); // rescheduled at its (new) due time once the drain is over
+                            if (dueAt[id] <= watermark) {
+                                prune(id);
+                            }
+                        }
+                    }
+                } finally {
+                    // the output threw: the keys not reached yet stay due (the shard stops on the throw anyway)
+                    for (int j = i; j < due.size(); j++) {
+                        int id = due.get(j);
+                        if (cellOf[id] == at) {
+                            cellOf[id] = NONE;
+                            deferred.add(id);
+                        }
+                    }
+                    calendar.recycle(due);
+                }
+            }
+        } finally {
+            draining = false;
+            scheduleDeferred();
+        }
+    }
+
+    /** Schedules the keys settled during the drain; their cells may have begun, so not before it is over. */
+    private void scheduleDeferred() {
+        for (int i = 0, n = deferred.size(); i < n; i++) {
+            int id = deferred.get(i);
+            long due = dueAt[id];
+            if (due != NONE && cellOf[id] == NONE) {
+                long at = due & -cell;
+                cellOf[id] = at;
+                calendar.schedule(id, at);
+            }
+        }
+        deferred.clear();
+    }
+
+    /** The key's due time has come: drops (and reports unmatched) what the watermark has passed. */
     @SuppressWarnings("unchecked")
-    public void onTimer(int id, long namespace, long timestamp) {
-        if (namespace != timerNamespace) {
-            throw new IllegalStateException("timer of namespace " + namespace + " handed to operator " + operatorId);
-        }
-        if (!keyTimer.fired(id, timestamp)) {
-            return;
-        }
+    private void prune(int id) {
         Object key = keys.keyOf(id);
         TimeOrderedBuffer l = lefts[id];
         while (l != null && !l.isEmpty() && plus(l.earliest(), upper) < watermark) {
@@ -330,16 +414,16 @@ public final class IntervalJoinOperator<T, L, R> implements ShardOperator<T> {
     }
 
     @Override
+    public void onTimer(int keyId, long namespace, long timestamp) {
+        throw new IllegalStateException("interval join operator " + operatorId + " registers no shard timers");
+    }
+
+    @Override
     public void onProcessingTimer(int keyId, long namespace, long timestamp, long now) {
         throw new IllegalStateException("an event-time interval join registers no processing-time timers");
     }
 
-    @Override
-    public void endWatermark() {
-        // everything happens in onTimer: only keys whose buffers reach their drop time are visited
-    }
-
-    /** Puts the key's timer at its earliest drop time, or frees the key when it holds nothing. */
+    /** Puts the key in the calendar at its earliest drop time, or frees the key when it holds nothing. */
     private void settle(int id) {
         TimeOrderedBuffer l = lefts[id];
         TimeOrderedBuffer r = rights[id];
@@ -360,10 +444,20 @@ public final class IntervalJoinOperator<T, L, R> implements ShardOperator<T> {
                 due = Math.min(due, dropTime(minus(r.earliest(), lower)));
             }
         }
-        boolean empty = lefts[id] == null && rights[id] == null;
-        keyTimer.moveTo(id, empty ? KeyTimer.NONE : due);
-        if (empty) {
+        if (lefts[id] == null && rights[id] == null) {
+            dueAt[id] = NONE;
+            cellOf[id] = NONE; // an entry left in a bucket is stale now, even if the id is handed out again
             keyRelease.idle(id);
+            return;
+        }
+        dueAt[id] = due;
+        if (draining) {
+            return; // the drain put the key on its deferred list: its cell may have begun already
+        }
+        long at = due & -cell; // rounded down: visited at the latest when due, perhaps a little before
+        if (cellOf[id] != at) {
+            cellOf[id] = at; // an entry in the old bucket stays, skipped when drained
+            calendar.schedule(id, at);
         }
     }
 
@@ -410,6 +504,11 @@ public final class IntervalJoinOperator<T, L, R> implements ShardOperator<T> {
             int n = Math.max(id + 1, lefts.length * 2);
             lefts = Arrays.copyOf(lefts, n);
             rights = Arrays.copyOf(rights, n);
+            int old = dueAt.length;
+            dueAt = Arrays.copyOf(dueAt, n);
+            cellOf = Arrays.copyOf(cellOf, n);
+            Arrays.fill(dueAt, old, n, NONE);
+            Arrays.fill(cellOf, old, n, NONE);
         }
     }
 

@@ -4,6 +4,7 @@ import com.carrotsearch.hppc.IntArrayList;
 import io.cepheus.nfa.EventCodec;
 import io.cepheus.runtime.internal.cep.KeyDictionary;
 import io.cepheus.runtime.internal.shard.ShardOperator;
+import io.cepheus.runtime.internal.timer.FiringCalendar;
 import io.cepheus.runtime.internal.timer.TimerService;
 import io.cepheus.runtime.window.AggregateFunction;
 import io.cepheus.runtime.window.EventTimeTrigger;

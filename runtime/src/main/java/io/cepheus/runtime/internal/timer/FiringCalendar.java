@@ -1,4 +1,4 @@
-package io.cepheus.runtime.internal.window;
+package io.cepheus.runtime.internal.timer;
 
 import com.carrotsearch.hppc.IntArrayList;
 import com.carrotsearch.hppc.LongObjectHashMap;
@@ -6,7 +6,9 @@ import java.util.Arrays;
 
 /**
  * The event times at which keys fire, for an operator whose keys each wait for one firing time and whose times
- * fall on a shared grid (window ends), so that many keys share each time.
+ * fall on a shared grid, so that many keys share each time: window ends (slice windows), or due times the owner
+ * rounds down to a grid cell and checks exactly when the cell comes (interval join drop times). The owner drains
+ * it at the end of each watermark instead of registering one shard timer per key.
  *
  * <p>Design (a calendar of buckets): one bucket of key ids per distinct pending time, in a hash map, and a binary
  * min-heap of those times. Scheduling a key is an append to its time's bucket (the last bucket used is remembered:
@@ -18,7 +20,7 @@ import java.util.Arrays;
  *
  * <p>Owned by the shard thread, like the operator that holds it.
  */
-final class FiringCalendar {
+public final class FiringCalendar {
 
     private final LongObjectHashMap<IntArrayList> buckets = new LongObjectHashMap<>();
     private long[] heap = new long[16];
@@ -29,7 +31,7 @@ final class FiringCalendar {
     private IntArrayList lastBucket;
 
     /** Adds {@code keyId} to the keys due at {@code time}. */
-    void schedule(int keyId, long time) {
+    public void schedule(int keyId, long time) {
         IntArrayList bucket = lastBucket;
         if (bucket == null || lastTime != time) {
             bucket = buckets.get(time);
@@ -45,12 +47,12 @@ final class FiringCalendar {
     }
 
     /** @return whether no time is pending */
-    boolean isEmpty() {
+    public boolean isEmpty() {
         return heapSize == 0;
     }
 
     /** @return the earliest pending time; only when not {@link #isEmpty()} */
-    long earliest() {
+    public long earliest() {
         return heap[0];
     }
 
@@ -59,7 +61,7 @@ final class FiringCalendar {
      * timers; and dense key ids were handed out in first-seen order, as the keys' state was allocated, so the
      * owner walks its state roughly in address order); hand the list back through {@link #recycle} once read
      */
-    IntArrayList pollEarliest() {
+    public IntArrayList pollEarliest() {
         long time = heap[0];
         heap[0] = heap[--heapSize];
         siftDown();
@@ -72,7 +74,7 @@ final class FiringCalendar {
     }
 
     /** Takes back a list {@link #pollEarliest} returned, for reuse. */
-    void recycle(IntArrayList bucket) {
+    public void recycle(IntArrayList bucket) {
         bucket.clear();
         if (spareCount < spare.length) {
             spare[spareCount++] = bucket;
