@@ -110,11 +110,7 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
         this.buffer = new EventTimeBuffer<>(tieBreaker);
         this.output = output;
         // alone on its dictionary: forget a key once nothing (timers of any operator included) is pending
-        this.keyRelease = id -> {
-            if (!timers.hasTimers(id)) {
-                keys.release(id);
-            }
-        };
+        this.keyRelease = KeyRelease.unlessTimersPending(keys, timers);
     }
 
     /**

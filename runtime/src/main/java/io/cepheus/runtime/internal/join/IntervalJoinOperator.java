@@ -161,11 +161,7 @@ public final class IntervalJoinOperator<T, L, R> implements ShardOperator<T> {
             throw new IllegalArgumentException("published counters need " + COUNTERS + " slots");
         }
         this.published = published;
-        this.keyRelease = id -> {
-            if (!timers.hasTimers(id)) {
-                keys.release(id);
-            }
-        };
+        this.keyRelease = KeyRelease.unlessTimersPending(keys, timers);
     }
 
     @Override

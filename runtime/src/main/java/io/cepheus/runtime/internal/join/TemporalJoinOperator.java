@@ -118,11 +118,7 @@ public final class TemporalJoinOperator<T, S, V> implements ShardOperator<T> {
             throw new IllegalArgumentException("published counters need " + COUNTERS + " slots");
         }
         this.published = published;
-        this.keyRelease = id -> {
-            if (!timers.hasTimers(id)) {
-                keys.release(id);
-            }
-        };
+        this.keyRelease = KeyRelease.unlessTimersPending(keys, timers);
     }
 
     @Override

@@ -25,6 +25,19 @@ public interface ShardOperator<T> {
     interface KeyRelease {
         /** Called on the shard thread when the operator holds nothing more for the key id. */
         void idle(int keyId);
+
+        /**
+         * The release of an operator alone on its shard (until the shard sets its own): forget the key once no
+         * timer is pending for it.
+         */
+        static KeyRelease unlessTimersPending(io.cepheus.runtime.internal.cep.KeyDictionary keys,
+                io.cepheus.runtime.internal.timer.TimerService timers) {
+            return id -> {
+                if (!timers.hasTimers(id)) {
+                    keys.release(id);
+                }
+            };
+        }
     }
 
     /** @return the operator's position on the shard, also the operator part of its timers' namespaces */

@@ -131,11 +131,7 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         this.slicesPerWindow = size / g;
         this.combiner = reduce != null ? SliceCombiner.of(SliceWindowOperator.<ReduceFunction<Object>>cast(reduce))
                 : SliceCombiner.of(aggregate);
-        this.keyRelease = id -> {
-            if (!timers.hasTimers(id)) {
-                keys.release(id);
-            }
-        };
+        this.keyRelease = KeyRelease.unlessTimersPending(keys, timers);
     }
 
     private static long gcd(long a, long b) {

@@ -131,11 +131,7 @@ public final class WindowOperator<T, V, R> implements ShardOperator<T> {
                 contents, triggerCtx, trigger, emitter, eventTime,
                 spec.mode() == AccumulationMode.ACCUMULATING_AND_RETRACTING) : null;
         this.assignerContext = clock::millis;
-        this.keyRelease = id -> {
-            if (!timers.hasTimers(id)) {
-                keys.release(id);
-            }
-        };
+        this.keyRelease = KeyRelease.unlessTimersPending(keys, timers);
     }
 
     @Override
