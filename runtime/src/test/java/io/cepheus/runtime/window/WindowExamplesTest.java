@@ -177,16 +177,18 @@ class WindowExamplesTest {
     record Payment(String id, long ts) implements Shop {
     }
 
-    @Test
-    void windowJoinDoesNotJoinAcrossTheMinuteBoundary() {
-        CepEngine<Shop> engine = CepEngine.<Shop>builder().shards(1).flushOnClose(false)
+    /** An engine of orders and payments keyed by order id, watermarks sent explicitly. */
+    private static CepEngine<Shop> shopEngine() {
+        return CepEngine.<Shop>builder().shards(1).flushOnClose(false)
                 .watermarks(WatermarkStrategy.<Shop>noWatermarks().withTimestampAssigner((e, r) ->
                         e instanceof Order o ? o.ts() : ((Payment) e).ts())).build();
-        List<String> pairs = new ArrayList<>();
-        engine.keyBy(Shop::id).join(Order.class, Payment.class)
-                .window(TumblingEventTimeWindows.of(Duration.ofMinutes(1)))
-                .apply((o, p) -> o.id() + " " + o.ts() + "/" + p.ts())
-                .results((k, w, r, ts) -> pairs.add(r));
+    }
+
+    /**
+     * Feeds the documented boundary data through one producer per input: o1 at 10:00:58 paid at 10:01:03 (another
+     * minute), o2 at 10:00:10 paid at 10:00:50 (the same minute); then the end of time on both inputs.
+     */
+    private static CepTestHarness<Shop> feedBoundaryOrders(CepEngine<Shop> engine) {
         Producer<Shop> orders = engine.newProducer();
         Producer<Shop> payments = engine.newProducer();
         CepTestHarness<Shop> h = CepTestHarness.start(engine);
@@ -197,6 +199,18 @@ class WindowExamplesTest {
         orders.watermark(Long.MAX_VALUE);
         payments.watermark(Long.MAX_VALUE);
         h.runUntilIdle();
+        return h;
+    }
+
+    @Test
+    void windowJoinDoesNotJoinAcrossTheMinuteBoundary() {
+        CepEngine<Shop> engine = shopEngine();
+        List<String> pairs = new ArrayList<>();
+        engine.keyBy(Shop::id).join(Order.class, Payment.class)
+                .window(TumblingEventTimeWindows.of(Duration.ofMinutes(1)))
+                .apply((o, p) -> o.id() + " " + o.ts() + "/" + p.ts())
+                .results((k, w, r, ts) -> pairs.add(r));
+        CepTestHarness<Shop> h = feedBoundaryOrders(engine);
         assertEquals(List.of("o2 " + at("10:00:10") + "/" + at("10:00:50")), pairs,
                 "10:00:58 and 10:01:03 are in different 1-minute windows");
         h.close();
@@ -204,24 +218,13 @@ class WindowExamplesTest {
 
     @Test
     void anIntervalJoinOfZeroToFiveMinutesJoinsWhatTheMinuteWindowsSplit() {
-        CepEngine<Shop> engine = CepEngine.<Shop>builder().shards(1).flushOnClose(false)
-                .watermarks(WatermarkStrategy.<Shop>noWatermarks().withTimestampAssigner((e, r) ->
-                        e instanceof Order o ? o.ts() : ((Payment) e).ts())).build();
+        CepEngine<Shop> engine = shopEngine();
         List<String> pairs = new ArrayList<>();
         engine.keyBy(Shop::id).intervalJoin(Order.class, Payment.class)
                 .between(Duration.ZERO, Duration.ofMinutes(5))
                 .<String>process((o, p, ctx, out) -> out.collect(o.id() + " " + o.ts() + "/" + p.ts()))
                 .results((k, r, ts) -> pairs.add(r));
-        Producer<Shop> orders = engine.newProducer();
-        Producer<Shop> payments = engine.newProducer();
-        CepTestHarness<Shop> h = CepTestHarness.start(engine);
-        orders.send(new Order("o1", at("10:00:58")));
-        payments.send(new Payment("o1", at("10:01:03")));
-        orders.send(new Order("o2", at("10:00:10")));
-        payments.send(new Payment("o2", at("10:00:50")));
-        orders.watermark(Long.MAX_VALUE);
-        payments.watermark(Long.MAX_VALUE);
-        h.runUntilIdle();
+        CepTestHarness<Shop> h = feedBoundaryOrders(engine);
         assertEquals(List.of("o1 " + at("10:00:58") + "/" + at("10:01:03"),
                 "o2 " + at("10:00:10") + "/" + at("10:00:50")), pairs.stream().sorted().toList(),
                 "the same data as the window join above: the interval join also pairs 10:00:58 with 10:01:03");
@@ -230,9 +233,7 @@ class WindowExamplesTest {
 
     @Test
     void coGroupGivesALeftOuterJoin() {
-        CepEngine<Shop> engine = CepEngine.<Shop>builder().shards(1).flushOnClose(false)
-                .watermarks(WatermarkStrategy.<Shop>noWatermarks().withTimestampAssigner((e, r) ->
-                        e instanceof Order o ? o.ts() : ((Payment) e).ts())).build();
+        CepEngine<Shop> engine = shopEngine();
         List<String> unpaid = new ArrayList<>();
         engine.keyBy(Shop::id).coGroup(Order.class, Payment.class)
                 .window(TumblingEventTimeWindows.of(Duration.ofMinutes(1)))
