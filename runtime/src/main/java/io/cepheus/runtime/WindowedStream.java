@@ -1,6 +1,7 @@
 package io.cepheus.runtime;
 
 import io.cepheus.runtime.internal.window.PassThrough;
+import io.cepheus.runtime.internal.window.SessionWindowOperator;
 import io.cepheus.runtime.internal.window.SliceWindowOperator;
 import io.cepheus.runtime.internal.window.WindowOperator;
 import io.cepheus.runtime.internal.window.WindowSpec;
@@ -210,6 +211,10 @@ public final class WindowedStream<T> {
             var output = results.<T>output(late, dead);
             if (SliceWindowOperator.supports(spec)) {
                 return new SliceWindowOperator<>(operatorId, shard.keys(), shard.timers(), spec, output, published);
+            }
+            if (SessionWindowOperator.supports(spec)) {
+                return new SessionWindowOperator<>(operatorId, shard.keys(), shard.timers(), engine.clock(), spec,
+                        output, published);
             }
             return new WindowOperator<>(operatorId, shard.keys(), shard.timers(), engine.clock(), spec, output,
                     published);

@@ -56,9 +56,24 @@ class WindowReferenceTest {
                         .checkAssert(WindowReferenceTest::check));
     }
 
+    /**
+     * The configurations the session fast path runs (session assigner, default trigger, no evictor, incremental
+     * sum or count; any lateness and mode), many more of them than the general draw above gives.
+     */
+    @Test
+    void sessionFastPathConfigurationsMatchTheReference() {
+        PropertySeeds.reportingSeed(SEED, "runtime", "WindowReferenceTest", () ->
+                qt().withFixedSeed(SEED).withExamples(400).forAll(longs().all())
+                        .checkAssert(caseSeed -> check(caseSeed, true)));
+    }
+
     private static void check(long caseSeed) {
+        check(caseSeed, false);
+    }
+
+    private static void check(long caseSeed, boolean fastSession) {
         Random r = new Random(caseSeed);
-        Config c = randomConfig(r);
+        Config c = fastSession ? randomFastSessionConfig(r) : randomConfig(r);
         List<Object> tokens = randomTokens(r, c);
         List<List<String>> expected = new Reference(c).run(tokens);
         Actual actual = runEngine(c, tokens);
@@ -86,6 +101,13 @@ class WindowReferenceTest {
         long lateness = List.of(0L, 0L, 300L, 2000L).get(r.nextInt(4));
         return new Config(assigner, size, slide, trigger, 1 + r.nextInt(3), evictor, 1 + r.nextInt(3), lateness,
                 function, mode);
+    }
+
+    private static Config randomFastSessionConfig(Random r) {
+        long gap = r.nextBoolean() ? 1 + r.nextInt(400) : 500L * (1 + r.nextInt(6));
+        long lateness = List.of(0L, 0L, 1L, 300L, 2000L).get(r.nextInt(5));
+        return new Config("session", gap, gap, "default", 1, "none", 1, lateness, r.nextBoolean() ? "sum" : "count",
+                AccumulationMode.values()[r.nextInt(3)]);
     }
 
     private static List<Object> randomTokens(Random r, Config c) {

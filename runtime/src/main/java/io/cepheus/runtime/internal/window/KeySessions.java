@@ -1,0 +1,43 @@
+package io.cepheus.runtime.internal.window;
+
+/**
+ * One key's session windows in {@link SessionWindowOperator}. A key usually has one open session: it lives in
+ * this object's fields, so that the element path reads and writes one small object (plus the accumulator). A key
+ * with several sessions at once (a new session opens before the previous one is removed, or an out-of-order
+ * element opens an earlier one) keeps all of them in a {@link SessionList} instead, and the fields describing a
+ * single session are unused until it is back to one.
+ *
+ * <p>Owned by the shard thread, like the operator that holds it.
+ */
+final class KeySessions {
+
+    /** No entry in the operator's due heap. */
+    static final long UNARMED = Long.MAX_VALUE;
+
+    /** Single session (when {@link #list} is null): its window {@code [start, end)}. */
+    long start;
+    /** Single session: the end of its window (exclusive); its max timestamp is {@code end - 1}. */
+    long end;
+    /** Single session: the accumulator or reduced value, null when empty (purged). */
+    Object acc;
+    /** Single session, accumulating-and-retracting mode: the result it emitted last, to withdraw; else null. */
+    Object last;
+    /** Single session: whether it fires when the watermark reaches {@code end - 1} (it has not fired for it). */
+    boolean pending;
+    /**
+     * The time of the key's entry in the due heap that counts, or {@link #UNARMED}: never later than the key's
+     * next due time (a firing or a removal), often earlier (the session grew since): see the operator.
+     */
+    long armedAt = UNARMED;
+    /** The key's sessions when it has more than one, else null. */
+    SessionList list;
+
+    /** Forgets everything (the object goes back to the pool). */
+    void reset() {
+        acc = null;
+        last = null;
+        pending = false;
+        armedAt = UNARMED;
+        list = null;
+    }
+}
