@@ -5,13 +5,12 @@ import java.util.Arrays;
 /**
  * A min-heap of (time, key id) entries, smallest time first, then smallest key id: the order in which the shard's
  * {@link TimerService} fires per-key timers of one namespace. For an operator that keeps each key's due time
- * itself and wants the keys back in that order without one shard timer per key.
+ * itself and wants its due keys in that order without one shard timer per key (the session window operator puts
+ * the keys due at a watermark here, after {@link KeyDueWheel} found them).
  *
  * <p>Design: entries are never looked up, moved or deleted, so there is no hash index (unlike {@link TimerQueue});
- * a key whose due time moves later keeps its earlier entry and is pushed again when that entry comes out, and a key
- * whose due time moves earlier is pushed again at once, leaving the later entry behind. The owner remembers the
- * one entry per key that counts and skips the others when they come out (they are "stale"). Each entry is two
- * adjacent longs of one array (time, key), so a sift step reads one cache line.
+ * the owner remembers the one entry per key that counts and skips the others ("stale") when they come out. Each
+ * entry is two adjacent longs of one array (time, key), so a sift step reads one cache line.
  *
  * <p>Owned by the shard thread, like the operator that holds it.
  */

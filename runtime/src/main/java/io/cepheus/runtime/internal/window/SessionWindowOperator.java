@@ -4,6 +4,7 @@ import io.cepheus.nfa.EventCodec;
 import io.cepheus.runtime.internal.cep.KeyDictionary;
 import io.cepheus.runtime.internal.shard.ShardOperator;
 import io.cepheus.runtime.internal.timer.KeyDueHeap;
+import io.cepheus.runtime.internal.timer.KeyDueWheel;
 import io.cepheus.runtime.internal.timer.TimerService;
 import io.cepheus.runtime.time.Clock;
 import io.cepheus.runtime.window.AccumulationMode;
@@ -35,15 +36,17 @@ import java.util.concurrent.atomic.AtomicLongArray;
  *
  * <p>Firing and removal times: a session fires when the watermark reaches its max timestamp ({@code end - 1}) and
  * is removed at {@code end - 1 + lateness}; both move later with every element that extends it. Rather than one
- * shard timer per session, moved on every element, each key has at most one entry that counts in a
- * {@link KeyDueHeap}, at a time no later than its next due time: an element that makes the due time later leaves
- * the entry alone; when the entry comes out, the key is checked and either handled (it is due at exactly that
- * time) or pushed again at its real due time (the session grew since). So a session costs one heap push per gap
- * or so of its length, not one per element. The heap orders entries by time, then key id: the order in which
- * the shard's timers fire {@link WindowOperator}'s windows, so results come out in the same order. An element that
- * makes the due time earlier (a new, earlier session) pushes a new entry; the old one is skipped when it comes
- * out ({@link KeySessions#armedAt} no longer names it). No shard timer is registered: the shard keeps a key while
- * {@link #holds} says so, and this operator releases it when its last session is removed.
+ * shard timer per session, deleted and registered again on every element (a heap removal and insertion among all
+ * keys' timers), each key has at most one entry that counts, at a time no later than its next due time
+ * ({@link KeySessions#armedAt}): an element that makes the due time later leaves the entry alone. Entries wait in
+ * a {@link KeyDueWheel} (coarse buckets of event time). When the watermark passes an entry, the key is checked: if
+ * its real due time is still ahead (the session grew since), it goes back to the wheel at that time, so a session
+ * costs one append per gap or so of its length, not one heap operation per element; if it is due, it goes to a
+ * small {@link KeyDueHeap} of the keys due at this watermark, which hands them out by time, then key id: the order
+ * in which the shard's timers fire {@link WindowOperator}'s windows, so results come out in the same order. An
+ * element that makes the due time earlier (a new, earlier session) adds a new entry; the old one is skipped when
+ * it comes out, as {@link KeySessions#armedAt} no longer names it. No shard timer is registered: the shard keeps a
+ * key while {@link #holds} says so, and this operator releases it when its last session is removed.
  *
  * <p>Semantics, as {@link WindowOperator} with {@link EventTimeTrigger}: an element opens {@code [ts, ts + gap)};
  * if that overlaps or touches sessions of its key they merge into their cover (retracting what they emitted, in
@@ -85,7 +88,10 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
     private int pooled;
     private SessionList[] listPool = new SessionList[16];
     private int listsPooled;
-    private final KeyDueHeap due = new KeyDueHeap();
+    /** Entries in the future; null until the first session gives the scale of the gap. */
+    private KeyDueWheel wheel;
+    /** Entries due at the current watermark, during {@link #endWatermark}. */
+    private final KeyDueHeap dueNow = new KeyDueHeap();
 
     // ---- reused per element (single-threaded)
     private long assignedStart;
@@ -447,18 +453,38 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
     }
 
     /**
-     * Handles every key due at or before the watermark, in (time, key id) order; a key handled may be due again
-     * later within the same watermark, and is pushed back for that time.
+     * Handles every key due at or before the watermark, in (time, key id) order. First the wheel's entries the
+     * watermark passed: a key whose real due time is still ahead (its session grew) goes back to the wheel at
+     * that time, one really due goes to the heap of keys due now. Then that heap, in order; a key handled may be
+     * due again within the same watermark (a second session, a removal), and goes back into the heap.
      */
     @Override
     public void endWatermark() {
-        while (!due.isEmpty() && due.peekTime() <= watermark) {
-            long time = due.peekTime();
-            int id = due.peekKey();
-            due.pop();
+        if (wheel != null) {
+            int n = wheel.takeDue(watermark);
+            for (int i = 0; i < n; i++) {
+                long time = wheel.takenTime(i);
+                int id = wheel.takenKey(i);
+                KeySessions st = id < states.length ? states[id] : null;
+                if (st == null || st.armedAt != time) {
+                    continue; // stale: the key was armed again at another time, or removed
+                }
+                long next = st.list == null ? dueOf(st) : nextDue(st.list);
+                st.armedAt = next;
+                if (next > watermark) {
+                    wheel.add(next, id);
+                } else {
+                    dueNow.push(next, id);
+                }
+            }
+        }
+        while (!dueNow.isEmpty()) {
+            long time = dueNow.peekTime();
+            int id = dueNow.peekKey();
+            dueNow.pop();
             KeySessions st = id < states.length ? states[id] : null;
             if (st == null || st.armedAt != time) {
-                continue; // stale: the key was pushed again at another time, or removed
+                continue; // stale
             }
             st.armedAt = UNARMED;
             armed--;
@@ -468,6 +494,12 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
                 dueList(id, st, time);
             }
         }
+    }
+
+    /** @return when the key's one session fires, or goes if it has fired */
+    private long dueOf(KeySessions st) {
+        long maxTs = st.end - 1;
+        return st.pending ? maxTs : cleanupTime(maxTs);
     }
 
     /** The key's one session at its entry's time: fires and/or goes if due then, else waits for its real time. */
@@ -622,13 +654,35 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
         return cleanupTime(maxTimestamp) <= watermark;
     }
 
-    /** Puts the key's entry that counts at {@code time} (earlier than the one it had, if any). */
+    /**
+     * Makes {@code time} the key's entry that counts (earlier than the one it had, if any): in the wheel, or in
+     * the heap of keys due now if the watermark passed it (while {@link #endWatermark} runs).
+     */
     private void arm(int id, KeySessions st, long time) {
         if (st.armedAt == UNARMED) {
             armed++;
         }
         st.armedAt = time;
-        due.push(time, id);
+        if (time <= watermark) {
+            dueNow.push(time, id);
+            return;
+        }
+        if (wheel == null) {
+            wheel = wheelFor(st.list == null ? st.end - st.start : 1);
+        }
+        wheel.add(time, id);
+    }
+
+    /**
+     * A wheel scaled to the first session's gap: slices of about 1/256 of it (a key's due time moves by about a
+     * gap between checks; watermarks usually come more often), and enough buckets for four times the gap plus the
+     * allowed lateness, within 64 to 4,096 buckets (removal times further ahead wait in the buckets over laps).
+     */
+    private KeyDueWheel wheelFor(long gap) {
+        long width = Math.max(1, Long.highestOneBit(Math.max(1, gap / 256)));
+        long horizon = 4 * (Math.min(gap, Long.MAX_VALUE / 16) + Math.min(lateness, Long.MAX_VALUE / 16));
+        long buckets = Math.max(64, Math.min(4096, horizon / width));
+        return new KeyDueWheel(width, (int) buckets);
     }
 
     // ================================================================== emission

@@ -1,0 +1,136 @@
+package io.cepheus.runtime.internal.timer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.longs;
+
+import io.cepheus.nfa.testing.PropertySeeds;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link KeyDueHeap} and {@link KeyDueWheel} against plain lists of entries: random adds (duplicates, negative
+ * times, times many laps of the wheel ahead) and takes (small steps, jumps over laps, the end of time).
+ */
+class KeyDueStructuresTest {
+
+    private static final long SEED = PropertySeeds.seed(0xD0E5L);
+
+    private static final Comparator<long[]> TIME_THEN_KEY =
+            Comparator.<long[]>comparingLong(e -> e[0]).thenComparingLong(e -> e[1]);
+
+    @Test
+    void theHeapComesOutInTimeThenKeyOrder() {
+        PropertySeeds.reportingSeed(SEED, "runtime", "KeyDueStructuresTest", () ->
+                qt().withFixedSeed(SEED).withExamples(300).forAll(longs().all()).checkAssert(seed -> {
+                    Random r = new Random(seed);
+                    KeyDueHeap heap = new KeyDueHeap();
+                    List<long[]> model = new ArrayList<>();
+                    for (int step = 0; step < 400; step++) {
+                        if (r.nextInt(3) > 0 || model.isEmpty()) {
+                            long time = r.nextInt(50) - 25 + (r.nextInt(10) == 0 ? Long.MAX_VALUE - 30 : 0);
+                            int key = r.nextInt(8);
+                            heap.push(time, key);
+                            model.add(new long[] {time, key});
+                        } else {
+                            model.sort(TIME_THEN_KEY);
+                            long[] first = model.remove(0);
+                            assertEquals(first[0], heap.peekTime(), "seed " + seed);
+                            assertEquals(first[1], heap.peekKey(), "seed " + seed);
+                            heap.pop();
+                        }
+                        assertEquals(model.size(), heap.size());
+                    }
+                }));
+    }
+
+    @Test
+    void theWheelGivesExactlyTheEntriesTheWatermarkPassed() {
+        PropertySeeds.reportingSeed(SEED, "runtime", "KeyDueStructuresTest", () ->
+                qt().withFixedSeed(SEED).withExamples(300).forAll(longs().all()).checkAssert(seed -> {
+                    Random r = new Random(seed);
+                    long width = 1L << r.nextInt(6);
+                    int buckets = 1 + r.nextInt(70);
+                    KeyDueWheel wheel = new KeyDueWheel(width, buckets);
+                    long span = width * Integer.highestOneBit(Math.max(1, buckets)) * 2; // about one lap
+                    List<long[]> model = new ArrayList<>();
+                    long wm = r.nextBoolean() ? Long.MIN_VALUE : -r.nextInt(1000);
+                    boolean started = wm != Long.MIN_VALUE;
+                    if (started) {
+                        assertEquals(0, wheel.takeDue(wm));
+                    }
+                    long base = started ? wm : -500;
+                    for (int step = 0; step < 300; step++) {
+                        if (r.nextInt(3) > 0) {
+                            long ahead = switch (r.nextInt(4)) {
+                                case 0 -> 1 + r.nextInt((int) width * 2);
+                                case 1 -> 1 + r.nextInt((int) span);
+                                case 2 -> 1 + r.nextInt((int) span * 20); // many laps ahead
+                                default -> 1 + r.nextInt(3);
+                            };
+                            long time = base + ahead;
+                            int key = r.nextInt(20);
+                            wheel.add(time, key);
+                            model.add(new long[] {time, key});
+                        } else {
+                            long next = switch (r.nextInt(5)) {
+                                case 0 -> base + 1;
+                                case 1 -> base + r.nextInt((int) width + 1);
+                                case 2 -> base + r.nextInt((int) span * 3);
+                                case 3 -> base + r.nextInt((int) span * 30);
+                                default -> base + r.nextInt(5);
+                            };
+                            int n = wheel.takeDue(next);
+                            List<long[]> got = new ArrayList<>();
+                            for (int i = 0; i < n; i++) {
+                                got.add(new long[] {wheel.takenTime(i), wheel.takenKey(i)});
+                            }
+                            List<long[]> expected = new ArrayList<>();
+                            if (next > base || !started) {
+                                long upTo = next;
+                                model.removeIf(e -> {
+                                    if (e[0] <= upTo) {
+                                        expected.add(e);
+                                        return true;
+                                    }
+                                    return false;
+                                });
+                                base = Math.max(base, next);
+                                started = true;
+                            }
+                            assertEquals(text(expected), text(got), "seed " + seed + " take at " + next);
+                        }
+                        assertEquals(model.size(), wheel.size(), "seed " + seed);
+                    }
+                    assertEquals(text(model), text(takeAll(wheel)), "the end of time takes the rest; seed " + seed);
+                    assertEquals(0, wheel.size());
+                }));
+    }
+
+    private static List<long[]> takeAll(KeyDueWheel wheel) {
+        int n = wheel.takeDue(Long.MAX_VALUE);
+        List<long[]> got = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            got.add(new long[] {wheel.takenTime(i), wheel.takenKey(i)});
+        }
+        return got;
+    }
+
+    private static List<String> text(List<long[]> entries) {
+        return entries.stream().sorted(TIME_THEN_KEY).map(e -> e[0] + "/" + e[1]).toList();
+    }
+
+    @Test
+    void theWheelRefusesAnEntryItWouldNeverGiveOut() {
+        KeyDueWheel wheel = new KeyDueWheel(16, 8);
+        wheel.add(100, 1);
+        assertEquals(1, wheel.takeDue(100));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> wheel.add(100, 2));
+        assertEquals("entry at 100 is not after 100, where the entries were already taken", e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> new KeyDueWheel(0, 8));
+    }
+}
