@@ -451,6 +451,67 @@ class WindowExamplesTest {
         h.close();
     }
 
+    /**
+     * Sessions with a plain aggregate take the fast path (SessionWindowOperator). A throwing aggregate: the element
+     * that would open a session leaves nothing behind (the key is released); one that would extend a session has
+     * already widened it when the function throws (as the general operator merges before adding), so the session
+     * fires at the wider end without the element. (The general operator, for the first case, keeps an empty window
+     * with no timer that is never removed; the fast path removes it.)
+     */
+    @Test
+    void aThrowingAggregateOnSessionsSendsTheElementToTheDeadLetters() {
+        CepEngine<Ev> engine = engine(new ManualClock());
+        List<String> dead = new ArrayList<>();
+        List<String> out = new ArrayList<>();
+        WindowResults<Long> results = engine.keyBy(Ev::key)
+                .window(EventTimeSessionWindows.withGap(Duration.ofMillis(100)))
+                .deadLetters((k, e, ts, err) -> dead.add(k + " " + e.value() + " " + err.getMessage()))
+                .aggregate(new AggregateFunction<Ev, long[], Long>() {
+                    @Override
+                    public long[] createAccumulator() {
+                        return new long[1];
+                    }
+
+                    @Override
+                    public long[] add(Ev e, long[] acc) {
+                        if (e.value() < 0) {
+                            throw new IllegalArgumentException("negative");
+                        }
+                        acc[0] += e.value();
+                        return acc;
+                    }
+
+                    @Override
+                    public Long getResult(long[] acc) {
+                        return acc[0];
+                    }
+
+                    @Override
+                    public long[] merge(long[] a, long[] b) {
+                        a[0] += b[0];
+                        return a;
+                    }
+                })
+                .results((k, w, r, ts) -> out.add(k + " " + w + " " + r + " @" + ts));
+        Producer<Ev> in = engine.newProducer();
+        CepTestHarness<Ev> h = CepTestHarness.start(engine);
+        in.send(new Ev("b", -1, 10));
+        h.runUntilIdle();
+        assertEquals(0, results.metrics().windows(), "no session for a failed first element");
+        assertEquals(0, engine.metrics().shards().get(0).keys(), "and the key is released");
+        in.send(new Ev("a", 1, 10));
+        in.send(new Ev("a", -5, 50));
+        in.send(new Ev("a", 2, 20));
+        in.watermark(Long.MAX_VALUE);
+        h.runUntilIdle();
+        assertEquals(List.of("b -1 negative", "a -5 negative"), dead);
+        assertEquals(List.of("a [10,150) 3 @149"), out);
+        assertEquals(2, engine.metrics().shards().get(0).deadLetters());
+        assertEquals(0, results.metrics().windows());
+        assertEquals(0, engine.metrics().shards().get(0).keys());
+        h.close();
+    }
+
     @Test
     void shortLivedKeysLeaveNoState() {
         CepEngine<Ev> engine = engine(new ManualClock());
