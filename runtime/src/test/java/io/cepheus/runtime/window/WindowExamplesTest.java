@@ -513,6 +513,41 @@ class WindowExamplesTest {
     }
 
     @Test
+    void shortLivedSessionKeysLeaveNoState() {
+        CepEngine<Ev> engine = engine(new ManualClock());
+        WindowResults<Ev> sessions = engine.keyBy(Ev::key)
+                .window(EventTimeSessionWindows.withGap(Duration.ofSeconds(5)))
+                .allowedLateness(Duration.ofSeconds(2))
+                .reduce(summing());
+        long[] results = new long[2];
+        sessions.results((k, w, r, ts) -> {
+            results[0]++;
+            results[1] += r.value();
+        });
+        Producer<Ev> in = engine.newProducer();
+        CepTestHarness<Ev> h = CepTestHarness.start(engine);
+        for (int i = 0; i < 50_000; i++) {
+            in.send(new Ev("k" + i, 1, i * 10L));
+            in.send(new Ev("k" + i, 2, i * 10L + 4_000)); // extends the key's session
+            if (i % 1000 == 999) {
+                in.watermark(i * 10L);
+                h.runUntilIdle();
+            }
+        }
+        in.watermark(Long.MAX_VALUE);
+        h.runUntilIdle();
+        assertEquals(50_000, results[0], "one session per key");
+        assertEquals(50_000 * 3, results[1]);
+        WindowMetrics m = sessions.metrics();
+        assertEquals(0, m.windows());
+        assertEquals(0, m.accumulators());
+        assertEquals(0, m.timers());
+        assertEquals(0, m.keys());
+        assertEquals(0, engine.metrics().shards().get(0).keys());
+        h.close();
+    }
+
+    @Test
     void shortLivedKeysLeaveNoState() {
         CepEngine<Ev> engine = engine(new ManualClock());
         WindowResults<Ev> sliding = engine.keyBy(Ev::key)

@@ -99,4 +99,11 @@ public final class KeyDueHeap {
     public void clear() {
         size = 0;
     }
+
+    /** When empty, gives back the room a burst of entries took (the end-of-stream watermark fires every key). */
+    public void trim() {
+        if (size == 0 && entries.length > 4096) {
+            entries = new long[32];
+        }
+    }
 }

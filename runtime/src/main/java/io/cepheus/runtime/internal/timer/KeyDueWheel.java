@@ -23,6 +23,9 @@ import java.util.Arrays;
  */
 public final class KeyDueWheel {
 
+    /** A bucket left empty with more room than this (longs) gives its array back. */
+    private static final int TRIM_ABOVE = 2048;
+
     private final int shift;
     private final int mask;
     /** Per bucket, (time, key id) pairs; null until the bucket is first used. */
@@ -137,6 +140,17 @@ public final class KeyDueWheel {
         }
         size -= n - kept;
         sizes[b] = kept;
+        if (kept == 0 && entries.length > TRIM_ABOVE) {
+            buckets[b] = null; // a burst of keys is gone: give its memory back
+        }
+    }
+
+    /** Gives back the room of a large batch of taken entries once they have been read. */
+    public void trimTaken() {
+        if (taken.length > TRIM_ABOVE) {
+            taken = new long[64];
+        }
+        takenCount = 0;
     }
 
     /** @return the time of taken entry {@code i} of the last {@link #takeDue} */

@@ -477,6 +477,7 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
                     dueNow.push(next, id);
                 }
             }
+            wheel.trimTaken();
         }
         while (!dueNow.isEmpty()) {
             long time = dueNow.peekTime();
@@ -494,6 +495,7 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
                 dueList(id, st, time);
             }
         }
+        dueNow.trim();
     }
 
     /** @return when the key's one session fires, or goes if it has fired */

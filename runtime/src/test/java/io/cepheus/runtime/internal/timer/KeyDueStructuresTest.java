@@ -125,6 +125,38 @@ class KeyDueStructuresTest {
     }
 
     @Test
+    void burstsComeOutWholeAndLeaveTheStructuresWorking() {
+        KeyDueWheel wheel = new KeyDueWheel(4, 16);
+        KeyDueHeap heap = new KeyDueHeap();
+        for (int round = 0; round < 3; round++) {
+            long base = round * 1_000L;
+            for (int k = 0; k < 5_000; k++) {
+                wheel.add(base + 1 + (k % 3), 5_000 - k); // three times, one bucket
+            }
+            int n = wheel.takeDue(base + 3);
+            assertEquals(5_000, n);
+            for (int i = 0; i < n; i++) {
+                heap.push(wheel.takenTime(i), wheel.takenKey(i));
+            }
+            wheel.trimTaken();
+            long lastTime = Long.MIN_VALUE;
+            int lastKey = -1;
+            for (int i = 0; i < n; i++) {
+                long t = heap.peekTime();
+                int k = heap.peekKey();
+                boolean ordered = t > lastTime || (t == lastTime && k > lastKey);
+                assertEquals(true, ordered, "entry " + i + " of round " + round + ": " + t + "/" + k);
+                lastTime = t;
+                lastKey = k;
+                heap.pop();
+            }
+            heap.trim();
+            assertEquals(0, heap.size());
+            assertEquals(0, wheel.size());
+        }
+    }
+
+    @Test
     void theWheelRefusesAnEntryItWouldNeverGiveOut() {
         KeyDueWheel wheel = new KeyDueWheel(16, 8);
         wheel.add(100, 1);
