@@ -235,15 +235,19 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
         }
         Object acc = st.acc;
         Object updated = accumulate(acc, event);
-        st.acc = updated;
-        if (acc == null) {
-            accumulators++;
+        if (updated != acc) { // an accumulator changed in place needs no store (nor the collector's card mark)
+            st.acc = updated;
+            if (acc == null) {
+                accumulators++;
+            }
         }
         long maxTs = st.end - 1;
         if (maxTs > watermark) {
-            st.pending = true;
-            if (maxTs < st.armedAt) {
-                arm(id, st, maxTs);
+            if (!st.pending) { // pending: its entry is at or before its old end already
+                st.pending = true;
+                if (maxTs < st.armedAt) {
+                    arm(id, st, maxTs);
+                }
             }
             return;
         }
