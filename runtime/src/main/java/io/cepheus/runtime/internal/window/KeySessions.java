@@ -11,7 +11,7 @@ package io.cepheus.runtime.internal.window;
  */
 final class KeySessions {
 
-    /** No entry in the operator's due heap. */
+    /** No due entry (in the operator's wheel or heap) counts for the key. */
     static final long UNARMED = Long.MAX_VALUE;
 
     /** Single session (when {@link #list} is null): its window {@code [start, end)}. */
@@ -25,8 +25,9 @@ final class KeySessions {
     /** Single session: whether it fires when the watermark reaches {@code end - 1} (it has not fired for it). */
     boolean pending;
     /**
-     * The time of the key's entry in the due heap that counts, or {@link #UNARMED}: never later than the key's
-     * next due time (a firing or a removal), often earlier (the session grew since): see the operator.
+     * The time of the key's due entry that counts (in the operator's wheel, or its heap of keys due now), or
+     * {@link #UNARMED}: never later than the key's next due time (a firing or a removal), often earlier (the
+     * session grew since the entry was made): see the operator.
      */
     long armedAt = UNARMED;
     /** The key's sessions when it has more than one, else null. */
