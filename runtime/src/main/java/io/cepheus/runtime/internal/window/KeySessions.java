@@ -32,13 +32,4 @@ final class KeySessions {
     long armedAt = UNARMED;
     /** The key's sessions when it has more than one, else null. */
     SessionList list;
-
-    /** Forgets everything (the object goes back to the pool). */
-    void reset() {
-        acc = null;
-        last = null;
-        pending = false;
-        armedAt = UNARMED;
-        list = null;
-    }
 }
