@@ -11,9 +11,6 @@ package io.cepheus.runtime.internal.window;
  */
 final class KeySessions {
 
-    /** No due entry (in the operator's wheel or heap) counts for the key. */
-    static final long UNARMED = Long.MAX_VALUE;
-
     /** Single session (when {@link #list} is null): its window {@code [start, end)}. */
     long start;
     /** Single session: the end of its window (exclusive); its max timestamp is {@code end - 1}. */
@@ -24,12 +21,6 @@ final class KeySessions {
     Object last;
     /** Single session: whether it fires when the watermark reaches {@code end - 1} (it has not fired for it). */
     boolean pending;
-    /**
-     * The time of the key's due entry that counts (in the operator's wheel, or its heap of keys due now), or
-     * {@link #UNARMED}: never later than the key's next due time (a firing or a removal), often earlier (the
-     * session grew since the entry was made): see the operator.
-     */
-    long armedAt = UNARMED;
     /** The key's sessions when it has more than one, else null. */
     SessionList list;
 }

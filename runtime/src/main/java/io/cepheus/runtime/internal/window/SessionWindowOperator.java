@@ -27,8 +27,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  *
  * <p>Design (one session in place, lazy due times). Most keys have one open session and their elements arrive
  * roughly in order, so an element usually extends its key's session: {@link KeySessions} holds that session in its
- * own fields (window bounds, accumulator, whether its firing is pending, the key's due-heap entry), and the element
- * path is: find the key's object, widen the bounds, add to the accumulator. {@link WindowOperator} would open a
+ * own fields (window bounds, accumulator, whether its firing is pending), and the element path is: find the key's
+ * object, widen the bounds, add to the accumulator, note the new due time. {@link WindowOperator} would open a
  * new window slot for the cover, move the contents, delete one timer and register another in the shard's timer
  * heap, per element. A key with several sessions at once keeps them in a {@link SessionList} and follows
  * {@link WindowMerger}'s rules (merge everything the new window overlaps or touches, contents combined in creation
@@ -37,16 +37,19 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * <p>Firing and removal times: a session fires when the watermark reaches its max timestamp ({@code end - 1}) and
  * is removed at {@code end - 1 + lateness}; both move later with every element that extends it. Rather than one
  * shard timer per session, deleted and registered again on every element (a heap removal and insertion among all
- * keys' timers), each key has at most one entry that counts, at a time no later than its next due time
- * ({@link KeySessions#armedAt}): an element that makes the due time later leaves the entry alone. Entries wait in
- * a {@link KeyDueWheel} (coarse buckets of event time). When the watermark passes an entry, the key is checked: if
- * its real due time is still ahead (the session grew since), it goes back to the wheel at that time, so a session
- * costs one append per gap or so of its length, not one heap operation per element; if it is due, it goes to a
+ * keys' timers), each key has at most one entry that counts, at a time no later than its next due time: an
+ * element that makes the due time later leaves the entry alone. Entries wait in a {@link KeyDueWheel} (coarse
+ * buckets of event time). When the watermark passes an entry, the key is checked: if its real due time is still
+ * ahead (the session grew since), it goes back to the wheel at that time, so a session costs one append per gap or
+ * so of its length, not one heap operation per element; if it is due, it goes to a
  * small {@link KeyDueHeap} of the keys due at this watermark, which hands them out by time, then key id: the order
  * in which the shard's timers fire {@link WindowOperator}'s windows, so results come out in the same order. An
  * element that makes the due time earlier (a new, earlier session) adds a new entry; the old one is skipped when
- * it comes out, as {@link KeySessions#armedAt} no longer names it. No shard timer is registered: the shard keeps a
- * key while {@link #holds} says so, and this operator releases it when its last session is removed.
+ * it comes out, as the key's entry time no longer names it. Both times of a key (the entry that counts, the real
+ * due time) live in one dense array ({@link #times}), not in the key's object: the check of a key whose session
+ * grew reads that array (small, cached) instead of the object (a cache miss per check). No shard timer is
+ * registered: the shard keeps a key while {@link #holds} says so, and this operator releases it when its last
+ * session is removed.
  *
  * <p>Semantics, as {@link WindowOperator} with {@link EventTimeTrigger}: an element opens {@code [ts, ts + gap)};
  * if that overlaps or touches sessions of its key they merge into their cover (retracting what they emitted, in
@@ -69,7 +72,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  */
 public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
 
-    private static final long UNARMED = KeySessions.UNARMED;
+    /** No due entry (in the wheel or the heap) counts for the key. */
+    private static final long UNARMED = Long.MAX_VALUE;
 
     private final int operatorId;
     private final KeyDictionary keys;
@@ -87,6 +91,13 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
 
     private long watermark = Long.MIN_VALUE;
     private KeySessions[] states = new KeySessions[64];
+    /**
+     * Per key id, two longs: at {@code 2 * id} the time of the key's due entry that counts (in the wheel, or the
+     * heap of keys due now), or {@link #UNARMED}, never later than the key's next due time; at {@code 2 * id + 1}
+     * that next due time (a firing or a removal), set after each element and each firing. Kept out of
+     * {@link KeySessions} so that the wheel's re-checks read this small dense array, not each key's object.
+     */
+    private long[] times = new long[128];
     private SessionList[] listPool = new SessionList[16];
     private int listsPooled;
     /** Entries in the future; null until the first session gives the scale of the gap. */
@@ -147,6 +158,7 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
         this.reduce = spec.reduce();
         this.aggregate = (AggregateFunction<T, Object, R>) spec.aggregate();
         this.lateness = spec.lateness();
+        Arrays.fill(times, UNARMED);
         this.purging = spec.trigger() instanceof PurgingTrigger;
         this.retracting = spec.mode() == AccumulationMode.ACCUMULATING_AND_RETRACTING;
         this.assignerContext = clock::millis;
@@ -195,11 +207,21 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
             }
         } catch (RuntimeException e) {
             deadLetters++;
+            noteDue(id);
             releaseIfEmpty(id);
             output.deadLetter(key, event, timestamp, e);
             return;
         }
+        noteDue(id);
         releaseIfEmpty(id);
+    }
+
+    /** Records the key's next due time, if it has state (see {@link #times}). */
+    private void noteDue(int id) {
+        KeySessions st = id < states.length ? states[id] : null;
+        if (st != null) {
+            times[2 * id + 1] = st.list == null ? dueOf(st) : nextDue(st.list);
+        }
     }
 
     private void assigned(long start, long end) {
@@ -226,7 +248,7 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
             long coverMaxTs = st.end - 1;
             if (coverMaxTs > watermark) { // as the trigger's onMerge: the cover fires at its end
                 st.pending = true;
-                if (coverMaxTs < st.armedAt) {
+                if (coverMaxTs < times[2 * id]) {
                     arm(id, st, coverMaxTs);
                 }
             }
@@ -246,7 +268,7 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
         if (maxTs > watermark) {
             if (!st.pending) { // pending: its entry is at or before its old end already
                 st.pending = true;
-                if (maxTs < st.armedAt) {
+                if (maxTs < times[2 * id]) {
                     arm(id, st, maxTs);
                 }
             }
@@ -259,7 +281,7 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
             accumulators--;
         }
         long cleanup = cleanupTime(maxTs);
-        if (cleanup < st.armedAt) {
+        if (cleanup < times[2 * id]) {
             arm(id, st, cleanup);
         }
         R value = resultOf(updated);
@@ -354,7 +376,7 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
             accumulators--;
         }
         long next = fireNow ? cleanupTime(maxTs) : maxTs;
-        if (next < st.armedAt) {
+        if (next < times[2 * id]) {
             arm(id, st, next);
         }
         settleList(id, st); // a merge may have left one session
@@ -416,7 +438,7 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
         l.last[i] = null;
         l.pending[i] = coverEnd - 1 > watermark; // as the trigger's onMerge
         long coverDue = l.pending[i] ? coverEnd - 1 : cleanupTime(coverEnd - 1);
-        if (coverDue < st.armedAt) {
+        if (coverDue < times[2 * id]) {
             arm(id, st, coverDue);
         }
         windows -= k - 1;
@@ -470,12 +492,11 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
             for (int i = 0; i < n; i++) {
                 long time = wheel.takenTime(i);
                 int id = wheel.takenKey(i);
-                KeySessions st = id < states.length ? states[id] : null;
-                if (st == null || st.armedAt != time) {
+                if (times[2 * id] != time) {
                     continue; // stale: the key was armed again at another time, or removed
                 }
-                long next = st.list == null ? dueOf(st) : nextDue(st.list);
-                st.armedAt = next;
+                long next = times[2 * id + 1]; // kept exact by processElement and the firings
+                times[2 * id] = next;
                 if (next > watermark) {
                     wheel.add(next, id);
                 } else {
@@ -489,16 +510,17 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
             int id = dueNow.peekKey();
             dueNow.pop();
             KeySessions st = id < states.length ? states[id] : null;
-            if (st == null || st.armedAt != time) {
+            if (st == null || times[2 * id] != time) {
                 continue; // stale
             }
-            st.armedAt = UNARMED;
+            times[2 * id] = UNARMED;
             armed--;
             if (st.list == null) {
                 dueSingle(id, st, time);
             } else {
                 dueList(id, st, time);
             }
+            noteDue(id);
         }
         dueNow.trim();
     }
@@ -666,10 +688,10 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
      * the heap of keys due now if the watermark passed it (while {@link #endWatermark} runs).
      */
     private void arm(int id, KeySessions st, long time) {
-        if (st.armedAt == UNARMED) {
+        if (times[2 * id] == UNARMED) {
             armed++;
         }
-        st.armedAt = time;
+        times[2 * id] = time;
         if (time <= watermark) {
             dueNow.push(time, id);
             return;
@@ -727,6 +749,9 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
     private KeySessions newState(int id) {
         if (id >= states.length) {
             states = Arrays.copyOf(states, Math.max(id + 1, states.length * 2));
+            int old = times.length;
+            times = Arrays.copyOf(times, 2 * states.length);
+            Arrays.fill(times, old, times.length, UNARMED);
         }
         // a new object, not one from a pool: allocated just before the session's first accumulator, it sits next
         // to it in memory (and the collector keeps them together), so an element finds both in adjacent cache
@@ -784,7 +809,8 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
     private void free(int id, KeySessions st) {
         states[id] = null;
         keysWithState--;
-        if (st.armedAt != UNARMED) {
+        if (times[2 * id] != UNARMED) {
+            times[2 * id] = UNARMED;
             armed--; // its entry, still in the wheel or heap, is skipped when it comes out
         }
     }
