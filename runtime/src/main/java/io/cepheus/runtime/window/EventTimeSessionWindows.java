@@ -38,6 +38,11 @@ public final class EventTimeSessionWindows<T> implements MergingWindowAssigner<T
         return new EventTimeSessionWindows<>(0, Objects.requireNonNull(gap, "gap"));
     }
 
+    /** @return the static gap in ms, or 0 when each element gives its own ({@link #withDynamicGap}) */
+    public long gap() {
+        return dynamicGap == null ? gap : 0;
+    }
+
     @Override
     public void assignWindows(T element, long timestamp, Context context, WindowSink windows) {
         windows.add(timestamp, timestamp + SessionGaps.gapOf(element, gap, dynamicGap));

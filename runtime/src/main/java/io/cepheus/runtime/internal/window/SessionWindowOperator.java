@@ -74,6 +74,8 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
 
     /** No due entry (in the wheel or the heap) counts for the key. */
     private static final long UNARMED = Long.MAX_VALUE;
+    /** The gap the wheel is scaled for under dynamic gaps (any gap works; entries far ahead wait over laps). */
+    private static final long DYNAMIC_GAP_SCALE = 60_000;
 
     private final int operatorId;
     private final KeyDictionary keys;
@@ -100,8 +102,8 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
     private long[] times = new long[128];
     private SessionList[] listPool = new SessionList[16];
     private int listsPooled;
-    /** Entries in the future; null until the first session gives the scale of the gap. */
-    private KeyDueWheel wheel;
+    /** Entries in the future. */
+    private final KeyDueWheel wheel;
     /** Entries due at the current watermark, during {@link #endWatermark}. */
     private final KeyDueHeap dueNow = new KeyDueHeap();
 
@@ -158,6 +160,10 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
         this.reduce = spec.reduce();
         this.aggregate = (AggregateFunction<T, Object, R>) spec.aggregate();
         this.lateness = spec.lateness();
+        // made here, not on first use: a branch taken once per operator would be compiled as never taken, and
+        // every new operator's first element would throw the compiled element path away
+        long gap = ((EventTimeSessionWindows<T>) assigner).gap();
+        this.wheel = wheelFor(gap > 0 ? gap : DYNAMIC_GAP_SCALE);
         Arrays.fill(times, UNARMED);
         this.purging = spec.trigger() instanceof PurgingTrigger;
         this.retracting = spec.mode() == AccumulationMode.ACCUMULATING_AND_RETRACTING;
@@ -487,24 +493,22 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
      */
     @Override
     public void endWatermark() {
-        if (wheel != null) {
-            int n = wheel.takeDue(watermark);
-            for (int i = 0; i < n; i++) {
-                long time = wheel.takenTime(i);
-                int id = wheel.takenKey(i);
-                if (times[2 * id] != time) {
-                    continue; // stale: the key was armed again at another time, or removed
-                }
-                long next = times[2 * id + 1]; // kept exact by processElement and the firings
-                times[2 * id] = next;
-                if (next > watermark) {
-                    wheel.add(next, id);
-                } else {
-                    dueNow.push(next, id);
-                }
+        int n = wheel.takeDue(watermark);
+        for (int i = 0; i < n; i++) {
+            long time = wheel.takenTime(i);
+            int id = wheel.takenKey(i);
+            if (times[2 * id] != time) {
+                continue; // stale: the key was armed again at another time, or removed
             }
-            wheel.trimTaken();
+            long next = times[2 * id + 1]; // kept exact by processElement and the firings
+            times[2 * id] = next;
+            if (next > watermark) {
+                wheel.add(next, id);
+            } else {
+                dueNow.push(next, id);
+            }
         }
+        wheel.trimTaken();
         while (!dueNow.isEmpty()) {
             long time = dueNow.peekTime();
             int id = dueNow.peekKey();
@@ -696,14 +700,11 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
             dueNow.push(time, id);
             return;
         }
-        if (wheel == null) {
-            wheel = wheelFor(st.list == null ? st.end - st.start : 1);
-        }
         wheel.add(time, id);
     }
 
     /**
-     * A wheel scaled to the first session's gap: slices of about 1/256 of it (a key's due time moves by about a
+     * A wheel scaled to the session gap: slices of about 1/256 of it (a key's due time moves by about a
      * gap between checks; watermarks usually come more often), and enough buckets for four times the gap plus the
      * allowed lateness, within 64 to 4,096 buckets (removal times further ahead wait in the buckets over laps).
      */
