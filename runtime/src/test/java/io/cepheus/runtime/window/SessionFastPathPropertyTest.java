@@ -63,6 +63,8 @@ class SessionFastPathPropertyTest {
             assertFalse(SessionWindowOperator.supports(spec(sessions, forwarding(mode), 0, null, agg, mode)),
                     "the reference configuration must take the general operator");
         }
+        assertEquals(10, sessions.gap(), "the static gap scales the operator's due wheel");
+        assertEquals(0, EventTimeSessionWindows.<Ev>withDynamicGap(Ev::gap).gap(), "none for dynamic gaps");
         assertTrue(SessionWindowOperator.supports(spec(EventTimeSessionWindows.withDynamicGap(Ev::gap),
                 EventTimeTrigger.create(), 0, (a, b) -> a, null, AccumulationMode.ACCUMULATING)));
         assertFalse(SessionWindowOperator.supports(spec(TumblingEventTimeWindows.of(Duration.ofMillis(10)),
