@@ -9,6 +9,7 @@ import static org.quicktheories.generators.SourceDSL.longs;
 import io.cepheus.nfa.testing.PropertySeeds;
 import io.cepheus.runtime.CepEngine;
 import io.cepheus.runtime.CepTestHarness;
+import io.cepheus.runtime.KeyedStream;
 import io.cepheus.runtime.Producer;
 import io.cepheus.runtime.WindowResults;
 import io.cepheus.runtime.WindowedStream;
@@ -40,8 +41,12 @@ class SessionFastPathPropertyTest {
     record Ev(String key, long value, long ts, long gap) {
     }
 
-    /** One random configuration. */
-    record Config(long gap, boolean dynamic, long lateness, String function, AccumulationMode mode, int shards) {
+    /**
+     * One random configuration; {@code neighbour}: a general tumbling-window operator on the same keys and shards
+     * (with shard timers), so that keys are released only when both operators are done with them.
+     */
+    record Config(long gap, boolean dynamic, long lateness, String function, AccumulationMode mode, int shards,
+            boolean neighbour) {
     }
 
     @Test
@@ -89,7 +94,7 @@ class SessionFastPathPropertyTest {
         Config c = new Config(1 + r.nextInt(r.nextBoolean() ? 50 : 1500), r.nextInt(4) == 0,
                 List.of(0L, 0L, 1L, 200L, 3000L).get(r.nextInt(5)),
                 List.of("sum", "digits", "count", "list").get(r.nextInt(4)),
-                AccumulationMode.values()[r.nextInt(3)], 1 + r.nextInt(2));
+                AccumulationMode.values()[r.nextInt(3)], 1 + r.nextInt(2), r.nextInt(3) == 0);
         List<Object> tokens = randomTokens(r, c);
         String context = "case seed " + caseSeed + ", " + c + "\ntokens " + tokens;
         Run fast = run(c, tokens, false);
@@ -143,7 +148,12 @@ class SessionFastPathPropertyTest {
                 .watermarks(WatermarkStrategy.<Ev>noWatermarks().withTimestampAssigner((e, t) -> e.ts())).build();
         WindowAssigner<Ev> assigner = c.dynamic() ? EventTimeSessionWindows.withDynamicGap(Ev::gap)
                 : EventTimeSessionWindows.withGap(Duration.ofMillis(c.gap()));
-        WindowedStream<Ev> w = engine.keyBy(Ev::key).window(assigner).accumulationMode(c.mode())
+        KeyedStream<Ev> keyed = engine.keyBy(Ev::key);
+        if (c.neighbour()) {
+            keyed.window(TumblingEventTimeWindows.of(Duration.ofMillis(700)))
+                    .<Long>process((k, ctx, els, o) -> o.collect(0L));
+        }
+        WindowedStream<Ev> w = keyed.window(assigner).accumulationMode(c.mode())
                 .allowedLateness(Duration.ofMillis(c.lateness()))
                 .sideOutputLateData((k, e, ts) -> out.add("LATE " + k + " " + e.value() + "@" + ts));
         if (general) {

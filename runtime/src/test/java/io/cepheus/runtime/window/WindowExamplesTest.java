@@ -118,6 +118,44 @@ class WindowExamplesTest {
         h.close();
     }
 
+    /**
+     * Conformance case 08-session-late-bridge (Flink's output) with a sum instead of the list, so that it runs on
+     * the session fast path: a late element within lateness merges two fired sessions and fires the cover at once,
+     * another re-fires it, the cover goes at 9999 + lateness, a later element then opens a new session over the
+     * dead one, and an element past cleanup is late.
+     */
+    @Test
+    void theLateBridgeConformanceCaseOnTheSessionFastPath() {
+        CepEngine<Ev> engine = engine(new ManualClock());
+        List<String> out = new ArrayList<>();
+        WindowResults<Ev> results = engine.keyBy(Ev::key)
+                .window(EventTimeSessionWindows.withGap(Duration.ofMillis(3000)))
+                .allowedLateness(Duration.ofMillis(10_000))
+                .sideOutputLateData((k, e, ts) -> out.add("LATE " + k + e.value() + "@" + ts))
+                .reduce(summing())
+                .results((k, w, r, ts) -> out.add("WIN " + k + " " + w + " " + r.value() + " @" + ts));
+        Producer<Ev> in = engine.newProducer();
+        CepTestHarness<Ev> h = CepTestHarness.start(engine);
+        in.send(new Ev("a", 1, 1000));
+        in.send(new Ev("a", 2, 7000));
+        in.watermark(12_000);
+        in.send(new Ev("a", 3, 4000));
+        in.watermark(13_000);
+        in.send(new Ev("a", 4, 3000));
+        in.watermark(19_999);
+        h.runUntilIdle();
+        assertEquals(0, results.metrics().windows(), "the merged session went at 9999 + lateness");
+        in.send(new Ev("a", 5, 9000));
+        in.send(new Ev("a", 6, 1000));
+        in.watermark(Long.MAX_VALUE);
+        h.runUntilIdle();
+        assertEquals(List.of("WIN a [1000,4000) 1 @3999", "WIN a [7000,10000) 2 @9999", "WIN a [1000,10000) 6 @9999",
+                "WIN a [1000,10000) 10 @9999", "WIN a [9000,12000) 5 @11999", "LATE a6@1000"), out);
+        assertEquals(0, results.metrics().windows());
+        assertEquals(0, results.metrics().timers());
+        h.close();
+    }
+
     @Test
     void continuousEventTimeTriggerFiresEarlyThenAtTheEnd() {
         CepEngine<Ev> engine = engine(new ManualClock());
