@@ -10,6 +10,7 @@ import io.cepheus.runtime.agent.ErrorHandler;
 import io.cepheus.runtime.agent.IdleStrategy;
 import io.cepheus.runtime.internal.cep.CepOperator;
 import io.cepheus.runtime.internal.queue.ShardInbox;
+import io.cepheus.runtime.internal.shard.CachedClock;
 import io.cepheus.runtime.internal.shard.CepShard;
 import io.cepheus.runtime.internal.shard.ShardRecord;
 import io.cepheus.runtime.time.Clock;
@@ -64,10 +65,13 @@ public final class CepEngine<T> implements AutoCloseable {
             new java.util.concurrent.ConcurrentHashMap<>();
     private volatile boolean started;
     private volatile boolean closing;
+    /** The system clock as producers read it per send, refreshed by the shards; null under another clock. */
+    private final CachedClock sendClock;
 
     @SuppressWarnings("unchecked")
     private CepEngine(Builder<T> config) {
         this.config = config;
+        this.sendClock = config.clock == Clock.system() ? new CachedClock(config.clock) : null;
         this.inboxes = new ShardInbox[config.shards];
         this.finished = new CountDownLatch(config.shards);
         for (int s = 0; s < config.shards; s++) {
@@ -123,7 +127,7 @@ public final class CepEngine<T> implements AutoCloseable {
         }
         WatermarkStrategy<T> strategy = config.watermarks;
         Producer<T> producer = new Producer<>(this, inboxes, inputs, keySelector, strategy.timestampAssigner(),
-                strategy.createGenerator(config.clock), config.clock, strategy.autoWatermarkIntervalMillis(),
+                strategy.createGenerator(config.clock), config.clock, sendClock, strategy.autoWatermarkIntervalMillis(),
                 config.backpressure == BackpressurePolicy.BLOCK);
         producers.add(producer);
         return producer;
@@ -202,6 +206,9 @@ public final class CepEngine<T> implements AutoCloseable {
         }
         for (CepShard<T> shard : shards) {
             shard.processingTimeClock(config.clock);
+            if (sendClock != null) {
+                shard.refreshes(sendClock);
+            }
             config.watermarks.idleTimeout().ifPresent(
                     timeout -> shard.silentProducerTimeout(producerActivity, Math.max(1, saturatedMillis(timeout))));
             if (config.eventCodec != null) {

@@ -1,6 +1,7 @@
 package io.cepheus.runtime;
 
 import io.cepheus.runtime.internal.queue.ShardInbox;
+import io.cepheus.runtime.internal.shard.CachedClock;
 import io.cepheus.runtime.internal.shard.ShardRecord;
 import io.cepheus.runtime.time.Clock;
 import io.cepheus.runtime.time.TimestampAssigner;
@@ -34,6 +35,9 @@ public final class Producer<T> implements AutoCloseable {
     private final TimestampAssigner<T> assigner;
     private final WatermarkGenerator<T> generator;
     private final Clock clock;
+    /** The system clock as a cached value the shards refresh ({@link CachedClock}); null for other clocks. */
+    private final CachedClock cachedClock;
+    private int readsSinceRefresh;
     private final long interval;
     private final boolean block;
     private final Broadcast broadcast = new Broadcast();
@@ -50,7 +54,7 @@ public final class Producer<T> implements AutoCloseable {
 
     Producer(CepEngine<T> engine, ShardInbox<ShardRecord>[] inboxes, int[] inputAtShard,
             Function<? super T, ?> keySelector, TimestampAssigner<T> assigner, WatermarkGenerator<T> generator,
-            Clock clock, long interval, boolean block) {
+            Clock clock, CachedClock cachedClock, long interval, boolean block) {
         this.engine = engine;
         this.inboxes = inboxes;
         this.inputAtShard = inputAtShard;
@@ -58,6 +62,7 @@ public final class Producer<T> implements AutoCloseable {
         this.assigner = assigner;
         this.generator = generator;
         this.clock = clock;
+        this.cachedClock = cachedClock;
         this.interval = interval;
         this.block = block;
         this.nextPeriodicEmit = clock.millis() + interval;
@@ -108,12 +113,24 @@ public final class Producer<T> implements AutoCloseable {
             return false;
         }
         generator.onEvent(event, ts, broadcast);
-        long now = clock.millis();
+        long now = sendTime();
         if (lastActive.getPlain() != now) {
             lastActive.lazySet(now); // an ordered store, once per clock tick: shards read it to detect silence
         }
         emitPeriodic(now);
         return true;
+    }
+
+    /** @return the clock's time for a send: the cached system time, refreshed here on every 64th read */
+    private long sendTime() {
+        if (cachedClock == null) {
+            return clock.millis();
+        }
+        if (++readsSinceRefresh == CachedClock.REFRESH_EVERY) {
+            readsSinceRefresh = 0;
+            return cachedClock.refresh();
+        }
+        return cachedClock.millis();
     }
 
     /**
