@@ -71,7 +71,7 @@ public final class CepEngine<T> implements AutoCloseable {
     @SuppressWarnings("unchecked")
     private CepEngine(Builder<T> config) {
         this.config = config;
-        this.sendClock = config.clock == Clock.system() ? new CachedClock(config.clock) : null;
+        this.sendClock = config.clock == Clock.system() || config.cacheSendClock ? new CachedClock(config.clock) : null;
         this.inboxes = new ShardInbox[config.shards];
         this.finished = new CountDownLatch(config.shards);
         for (int s = 0; s < config.shards; s++) {
@@ -445,6 +445,7 @@ public final class CepEngine<T> implements AutoCloseable {
         private int shards = Runtime.getRuntime().availableProcessors();
         private WatermarkStrategy<T> watermarks = WatermarkStrategy.noWatermarks();
         private Clock clock = Clock.system();
+        private boolean cacheSendClock;
         private int inboxCapacity = 65_536;
         private int batchSize = 256;
         private BackpressurePolicy backpressure = BackpressurePolicy.BLOCK;
@@ -490,6 +491,17 @@ public final class CepEngine<T> implements AutoCloseable {
         /** @param clock processing time (periodic watermarks, idleness, conditions) @return this builder */
         public Builder<T> clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * Makes producers read the clock through a {@link CachedClock} even when it is not the system clock
+         * (the system clock always is): lets a test on a manual clock see when sends read the time.
+         *
+         * @return this builder
+         */
+        Builder<T> cacheSendClock() {
+            this.cacheSendClock = true;
             return this;
         }
 
