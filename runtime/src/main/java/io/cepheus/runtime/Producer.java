@@ -17,7 +17,10 @@ import java.util.function.Function;
  *
  * <p>Periodic watermarks (Flink's auto-watermark interval) are emitted from {@link #send} when the interval
  * has passed on the engine's clock; a source that goes quiet may call {@link #tick()} now and then (or
- * {@link #close()}) so its watermark, or its idleness, still reaches the shards. With
+ * {@link #close()}) so its watermark, or its idleness, still reaches the shards. Under the system clock a send
+ * reads a cached time that the shards' duty cycles refresh, and the producer itself on every 64th send (a clock
+ * call costs more than the rest of a send on some virtual machines), so a periodic watermark may come one duty
+ * cycle or 64 sends late, never not at all; a test's manual clock is read directly. With
  * {@link io.cepheus.runtime.time.WatermarkStrategy#withIdleness idleness} configured, the shards also mark a
  * source idle on their own once nothing has come from it for the timeout, so a silent source never holds the
  * watermark back forever.
