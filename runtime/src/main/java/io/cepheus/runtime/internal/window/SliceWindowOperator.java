@@ -326,7 +326,7 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         }
         KeySlices st = states[id];
         if (st == null) {
-            st = pooled > 0 ? pool[--pooled] : new KeySlices();
+            st = pooled > 0 ? pool[--pooled] : new KeySlices((int) Math.min(slicesPerWindow + 1, Integer.MAX_VALUE));
             states[id] = st;
             keysWithState++;
         }
