@@ -249,7 +249,10 @@ public final class NfaEngine<T> {
                     + " sort them first (the runtime's reorder buffer does) and drop late ones");
         }
         if (timestamp > st.currentTime) {
-            advance(st, timestamp, sink);
+            st.currentTime = timestamp;
+            if (timestamp >= st.expiresAt) {
+                expire(st, timestamp, sink);
+            }
         }
         step(st, event, timestamp, sink);
     }
@@ -259,7 +262,10 @@ public final class NfaEngine<T> {
         KeyState st = own(nfaState);
         Objects.requireNonNull(sink, "sink");
         if (time > st.currentTime) {
-            advance(st, time, sink);
+            st.currentTime = time;
+            if (time >= st.expiresAt) {
+                expire(st, time, sink);
+            }
         }
     }
 
@@ -275,36 +281,35 @@ public final class NfaEngine<T> {
 
     // ------------------------------------------------------------------ time
 
-    private void advance(KeyState st, long time, MatchSink<T> sink) {
-        st.currentTime = time;
-        if (time < st.expiresAt) {
-            return; // no partial match expires yet, so nothing can time out or be released
-        }
+    /**
+     * Times out the partial matches of a key whose time just moved to {@code time}. The callers check
+     * {@code time >= st.expiresAt} first: before that time no partial match expires, so nothing can time out
+     * or be released, and the common step stays one comparison without a call.
+     */
+    private void expire(KeyState st, long time, MatchSink<T> sink) {
         long window = program.window;
         matchCount = 0;
         timeoutCount = 0;
-        long[] pm = st.partials;
         int kept = 0;
         for (int i = 0; i < st.count; i++) {
-            int at = i * KeyState.STRIDE;
-            long stateEntry = pm[at + KeyState.STATE_ENTRY];
+            long stateEntry = st.stateEntry(i);
             int s = KeyState.stateOf(stateEntry);
             long gap = program.stateGap[s];
-            long startTime = pm[at + KeyState.START_TIME];
-            long prevTime = pm[at + KeyState.PREV_TIME];
+            long startTime = st.startTime(i);
+            long prevTime = st.prevTime(i);
             // time >= start + window, written so that negative event times and MAX_VALUE cannot overflow
             boolean byGap = gap > 0 && time >= saturatedAdd(prevTime, gap);
             boolean byWindow = window > 0 && time >= saturatedAdd(startTime, window);
             if ((byGap || byWindow) && s != program.startState) {
                 if (program.stateKind[s] == Program.PENDING) {
-                    addMatch(KeyState.entryOf(stateEntry), pm[at + KeyState.START_SEQ]);
+                    addMatch(KeyState.entryOf(stateEntry), st.startSeq(i));
                 } else {
                     addTimeout(KeyState.entryOf(stateEntry), byGap ? prevTime + gap : startTime + window);
                 }
                 continue;
             }
             if (kept != i) {
-                System.arraycopy(pm, at, pm, kept * KeyState.STRIDE, KeyState.STRIDE);
+                st.move(i, kept);
             }
             kept++;
         }
@@ -333,24 +338,40 @@ public final class NfaEngine<T> {
 
     /** @return the earliest time at which one of the key's partial matches expires, MAX_VALUE if none can */
     private long earliestExpiry(KeyState st) {
-        if (!timeCanExpire) {
+        long earliest = Long.MAX_VALUE;
+        if (timeCanExpire) {
+            for (int i = 0; i < st.count; i++) {
+                earliest = Math.min(earliest, expiryOf(st.stateEntry(i), st.startTime(i), st.prevTime(i)));
+            }
+        }
+        return earliest;
+    }
+
+    /** {@link #earliestExpiry(KeyState)} of the first {@code n} partial matches of a scratch array. */
+    private long earliestExpiry(long[] pm, int n) {
+        long earliest = Long.MAX_VALUE;
+        if (timeCanExpire) {
+            for (int at = 0; at < n * KeyState.STRIDE; at += KeyState.STRIDE) {
+                earliest = Math.min(earliest, expiryOf(pm[at + KeyState.STATE_ENTRY], pm[at + KeyState.START_TIME],
+                        pm[at + KeyState.PREV_TIME]));
+            }
+        }
+        return earliest;
+    }
+
+    /** @return when one partial match expires: its window or its stage's gap closes (MAX_VALUE for neither) */
+    private long expiryOf(long stateEntry, long startTime, long prevTime) {
+        int s = KeyState.stateOf(stateEntry);
+        if (s == program.startState) {
             return Long.MAX_VALUE;
         }
-        long window = program.window;
         long earliest = Long.MAX_VALUE;
-        long[] pm = st.partials;
-        for (int at = 0; at < st.count * KeyState.STRIDE; at += KeyState.STRIDE) {
-            int s = KeyState.stateOf(pm[at + KeyState.STATE_ENTRY]);
-            if (s == program.startState) {
-                continue;
-            }
-            if (window > 0) {
-                earliest = Math.min(earliest, saturatedAdd(pm[at + KeyState.START_TIME], window));
-            }
-            long gap = program.stateGap[s];
-            if (gap > 0) {
-                earliest = Math.min(earliest, saturatedAdd(pm[at + KeyState.PREV_TIME], gap));
-            }
+        if (program.window > 0) {
+            earliest = saturatedAdd(startTime, program.window);
+        }
+        long gap = program.stateGap[s];
+        if (gap > 0) {
+            earliest = Math.min(earliest, saturatedAdd(prevTime, gap));
         }
         return earliest;
     }
@@ -417,15 +438,14 @@ public final class NfaEngine<T> {
         matchCount = 0;
         createdCount = 0;
         try {
-            long[] pm = st.partials;
             if (oldInherited.length < st.count) {
                 oldInherited = new boolean[Math.max(st.count, oldInherited.length * 2)];
             }
-            for (int i = 0, at = 0; i < st.count; i++, at += KeyState.STRIDE) {
-                long stateEntry = pm[at + KeyState.STATE_ENTRY];
+            for (int i = 0; i < st.count; i++) {
+                long stateEntry = st.stateEntry(i);
                 branchOrigin = i;
-                branch(KeyState.stateOf(stateEntry), KeyState.entryOf(stateEntry), pm[at + KeyState.START_TIME],
-                        pm[at + KeyState.PREV_TIME], pm[at + KeyState.START_SEQ]);
+                branch(KeyState.stateOf(stateEntry), KeyState.entryOf(stateEntry), st.startTime(i), st.prevTime(i),
+                        st.startSeq(i));
             }
             branchOrigin = -1;
             branch(program.startState, NONE, time, time, eventSeq);
@@ -708,9 +728,8 @@ public final class NfaEngine<T> {
         for (int i = 0; i < matchCount; i++) {
             buffer.lock(matchEntry[i]);
         }
-        long[] pm = st.partials;
         for (int i = 0; i < st.count; i++) {
-            int entry = KeyState.entryOf(pm[i * KeyState.STRIDE + KeyState.STATE_ENTRY]);
+            int entry = KeyState.entryOf(st.stateEntry(i));
             if (entry != NONE && !oldInherited[i]) {
                 buffer.release(entry);
             }
@@ -721,11 +740,9 @@ public final class NfaEngine<T> {
         if (eventSlot != NONE) {
             buffer.freeEventIfUnused(eventSlot);
         }
-        st.ensurePartialCapacity(newCount);
-        System.arraycopy(next, 0, st.partials, 0, newCount * KeyState.STRIDE);
         livePartialMatches += newCount - st.count;
-        st.count = newCount;
-        st.expiresAt = earliestExpiry(st);
+        st.replaceAll(next, newCount);
+        st.expiresAt = earliestExpiry(next, newCount);
     }
 
     /** Undoes the entries a failed step created; the key's state was not touched yet. */
@@ -780,8 +797,8 @@ public final class NfaEngine<T> {
 
     private static long earliestStart(KeyState st) {
         long min = Long.MAX_VALUE;
-        for (int at = KeyState.START_SEQ; at < st.count * KeyState.STRIDE; at += KeyState.STRIDE) {
-            min = Math.min(min, st.partials[at]);
+        for (int i = 0; i < st.count; i++) {
+            min = Math.min(min, st.startSeq(i));
         }
         return min;
     }
@@ -824,20 +841,18 @@ public final class NfaEngine<T> {
     private void prune(KeyState st, long pruneAt) {
         boolean inclusive = program.skipStrategy.kind() == AfterMatchSkipStrategy.Kind.SKIP_TO_NEXT
                 || program.skipStrategy.kind() == AfterMatchSkipStrategy.Kind.SKIP_PAST_LAST_EVENT;
-        long[] pm = st.partials;
         int kept = 0;
         for (int i = 0; i < st.count; i++) {
-            int at = i * KeyState.STRIDE;
-            long s = pm[at + KeyState.START_SEQ];
+            long s = st.startSeq(i);
             if (inclusive ? s <= pruneAt : s < pruneAt) {
-                int entry = KeyState.entryOf(pm[at + KeyState.STATE_ENTRY]);
+                int entry = KeyState.entryOf(st.stateEntry(i));
                 if (entry != NONE) {
                     buffer.release(entry);
                 }
                 continue;
             }
             if (kept != i) {
-                System.arraycopy(pm, at, pm, kept * KeyState.STRIDE, KeyState.STRIDE);
+                st.move(i, kept);
             }
             kept++;
         }
