@@ -66,6 +66,8 @@ public final class NfaEngine<T> {
     private final Atoms atomSource = new Atoms();
     /** Without windows nothing times out, so advancing time has nothing to do. */
     private final boolean timeCanExpire;
+    /** Whether matches wait for earlier-starting partial matches (an after-match skip strategy is set). */
+    private final boolean skipping;
 
     // scratch of the step being computed
     private int newCount;
@@ -87,10 +89,10 @@ public final class NfaEngine<T> {
     private long[] matchStartSeq = new long[8];
     private int createdCount;
     private int[] created = new int[16];
+    /** Edges the last {@link #decide} picked: (edge, source state) pairs in {@link #decisionPool}. */
     private int edgeCount;
-    private int[] edgeIndex = new int[16];
-    private int[] edgeSource = new int[16];
-    // per-event decision cache: the edges picked from a state whose conditions are all simple
+    // per-event decision cache: the edges picked from a state whose conditions are all simple; a state whose
+    // decision depends on the partial match decides into the free space after the cached decisions
     private final long[] decisionStamp;
     private final int[] decisionStart;
     private final int[] decisionLength;
@@ -119,7 +121,9 @@ public final class NfaEngine<T> {
     private long eventStamp;
     private long partialStamp;
     private int contextEntry = NONE;
+    /** The state and edge whose condition is being evaluated (edge -1: none), named if the condition throws. */
     private int evaluatingState;
+    private int evaluatingEdge = -1;
 
     private long rejected;
     private long livePartialMatches;
@@ -141,6 +145,7 @@ public final class NfaEngine<T> {
         this.processingTime = processingTime;
         this.matchFactory = matchFactory;
         this.timeCanExpire = program.window > 0 || program.anyGap;
+        this.skipping = program.skipStrategy.isSkipping();
         int states = program.stateCount();
         this.decisionStamp = new long[states];
         this.decisionStart = new int[states];
@@ -474,7 +479,7 @@ public final class NfaEngine<T> {
             commit(st);
         }
         event = null;
-        if (program.skipStrategy.isSkipping()) {
+        if (skipping) {
             if (matchCount > 0 || st.heldCount > 0) {
                 releaseHeld(st, sink);
             }
@@ -494,11 +499,13 @@ public final class NfaEngine<T> {
         contextEntry = entry;
         boolean isStart = state == program.startState;
         branchInherit = INHERIT_NONE;
-        decide(state);
+        int decision = decide(state);
+        int[] picked = decisionPool; // read after decide: deciding may have grown it
+        int end = decision + 2 * edgeCount;
         int firstNew = newCount;
         boolean discard = false;
-        for (int k = 0; k < edgeCount; k++) {
-            int e = edgeIndex[k];
+        for (int k = decision; k < end; k += 2) {
+            int e = picked[k];
             int target = program.edgeTarget[e];
             if (program.edgeAction[e] == Program.IGNORE) {
                 if (!isStart) {
@@ -512,7 +519,7 @@ public final class NfaEngine<T> {
                     }
                 }
             } else {
-                int source = edgeSource[k];
+                int source = picked[k + 1];
                 // the first successor of a run takes over its reference, so the (cold) predecessor is not touched
                 boolean adopt = branchInherit == INHERIT_NONE && entry != NONE && branchOrigin >= 0;
                 int taken = buffer.put(slot(), program.stateStage[source], entry, adopt);
@@ -550,50 +557,46 @@ public final class NfaEngine<T> {
     }
 
     /**
-     * Collects the edges to follow from a state for the current event; reuses the decision made for another
-     * partial match in the same state when it depends on the event alone.
+     * Picks the edges to follow from a state for the current event, as (edge, source state) pairs in
+     * {@link #decisionPool}; reuses the decision made for another partial match in the same state when it
+     * depends on the event alone.
+     *
+     * @return where the pairs start in the pool; {@link #edgeCount} says how many there are
      */
-    private void decide(int state) {
+    private int decide(int state) {
+        int at = decisionPoolSize;
         if (!program.decisionDependsOnEventOnly[state]) {
-            collectEdges(state);
-            return;
+            edgeCount = collectEdges(state, at); // scratch space: the next decision overwrites it
+            return at;
         }
         if (decisionStamp[state] == eventStamp) {
-            int from = decisionStart[state];
-            int n = decisionLength[state];
-            if (edgeIndex.length < n) {
-                edgeIndex = new int[n];
-                edgeSource = new int[n];
-            }
-            for (int k = 0; k < n; k++) {
-                edgeIndex[k] = decisionPool[from + 2 * k];
-                edgeSource[k] = decisionPool[from + 2 * k + 1];
-            }
-            edgeCount = n;
-            return;
+            edgeCount = decisionLength[state];
+            return decisionStart[state];
         }
-        collectEdges(state);
-        if (decisionPoolSize + 2 * edgeCount > decisionPool.length) {
-            decisionPool = Arrays.copyOf(decisionPool, Math.max(decisionPool.length * 2, decisionPoolSize + 2 * edgeCount));
-        }
-        decisionStart[state] = decisionPoolSize;
-        decisionLength[state] = edgeCount;
-        for (int k = 0; k < edgeCount; k++) {
-            decisionPool[decisionPoolSize++] = edgeIndex[k];
-            decisionPool[decisionPoolSize++] = edgeSource[k];
-        }
+        int n = collectEdges(state, at);
+        decisionStart[state] = at;
+        decisionLength[state] = n;
         decisionStamp[state] = eventStamp;
+        decisionPoolSize = at + 2 * n;
+        edgeCount = n;
+        return at;
     }
 
-    /** Depth-first over PROCEED edges; collects the TAKE and IGNORE edges whose condition holds, in order. */
-    private void collectEdges(int from) {
-        edgeCount = 0;
+    /**
+     * Depth-first over PROCEED edges; writes the TAKE and IGNORE edges whose condition holds, in order, as
+     * (edge, source state) pairs into {@link #decisionPool} from {@code at}.
+     *
+     * @return the number of pairs
+     */
+    private int collectEdges(int from, int at) {
+        int n = 0;
         int sp = 0;
         stack[sp++] = from;
         while (sp > 0) {
             int s = stack[--sp];
+            evaluatingState = s;
             for (int e = program.edgeStart[s]; e < program.edgeStart[s + 1]; e++) {
-                evaluatingState = program.stateKind[program.edgeTarget[e]] == Program.STOP ? program.edgeTarget[e] : s;
+                evaluatingEdge = e;
                 if (!holds(e)) {
                     continue;
                 }
@@ -603,15 +606,18 @@ public final class NfaEngine<T> {
                     }
                     stack[sp++] = program.edgeTarget[e];
                 } else {
-                    if (edgeCount == edgeIndex.length) {
-                        edgeIndex = Arrays.copyOf(edgeIndex, edgeCount * 2);
-                        edgeSource = Arrays.copyOf(edgeSource, edgeCount * 2);
+                    int w = at + 2 * n;
+                    if (w + 2 > decisionPool.length) {
+                        decisionPool = Arrays.copyOf(decisionPool, Math.max(decisionPool.length * 2, w + 2));
                     }
-                    edgeIndex[edgeCount] = e;
-                    edgeSource[edgeCount++] = s;
+                    decisionPool[w] = e;
+                    decisionPool[w + 1] = s;
+                    n++;
                 }
             }
         }
+        evaluatingEdge = -1;
+        return n;
     }
 
     /** Evaluates an edge's condition; the common shapes avoid the expression tree's virtual calls. */
@@ -651,6 +657,7 @@ public final class NfaEngine<T> {
                     continue;
                 }
                 evaluatingState = s;
+                evaluatingEdge = -1;
                 if (!holds(e)) {
                     continue;
                 }
@@ -764,8 +771,11 @@ public final class NfaEngine<T> {
     }
 
     private RuntimeException conditionFailure(KeyState st, RuntimeException ex) {
-        int stage = program.stateStage[evaluatingState];
-        String name = stage >= 0 ? program.stageNames.get(stage) : program.stateLabel[evaluatingState];
+        // a NOT stage's condition is evaluated on the edge into its STOP state: name that state
+        int failed = evaluatingEdge >= 0 && program.stateKind[program.edgeTarget[evaluatingEdge]] == Program.STOP
+                ? program.edgeTarget[evaluatingEdge] : evaluatingState;
+        int stage = program.stateStage[failed];
+        String name = stage >= 0 ? program.stageNames.get(stage) : program.stateLabel[failed];
         return new ConditionException(name, "the condition of stage '" + name + "' threw " + ex
                 + " on the event at time " + eventTime + " (key " + st.key + "); the event was not applied", ex);
     }
