@@ -71,7 +71,7 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
     private long watermark = Long.MIN_VALUE;
     private KeySlices[] states = new KeySlices[64];
     private KeySlices[] pool = new KeySlices[64];
-    private final FiringCalendar calendar = new FiringCalendar();
+    private final FiringCalendar calendar = FiringCalendar.keyOrdered();
     private int pooled;
 
     private long windowsOpen;
