@@ -10,6 +10,7 @@ import io.cepheus.runtime.agent.ErrorHandler;
 import io.cepheus.runtime.agent.IdleStrategy;
 import io.cepheus.runtime.internal.cep.CepOperator;
 import io.cepheus.runtime.internal.queue.ShardInbox;
+import io.cepheus.runtime.internal.shard.CachedClock;
 import io.cepheus.runtime.internal.shard.CepShard;
 import io.cepheus.runtime.internal.shard.ShardRecord;
 import io.cepheus.runtime.time.Clock;
@@ -64,10 +65,13 @@ public final class CepEngine<T> implements AutoCloseable {
             new java.util.concurrent.ConcurrentHashMap<>();
     private volatile boolean started;
     private volatile boolean closing;
+    /** The system clock as producers read it per send, refreshed by the shards; null under another clock. */
+    private final CachedClock sendClock;
 
     @SuppressWarnings("unchecked")
     private CepEngine(Builder<T> config) {
         this.config = config;
+        this.sendClock = config.clock == Clock.system() || config.cacheSendClock ? new CachedClock(config.clock) : null;
         this.inboxes = new ShardInbox[config.shards];
         this.finished = new CountDownLatch(config.shards);
         for (int s = 0; s < config.shards; s++) {
@@ -123,7 +127,7 @@ public final class CepEngine<T> implements AutoCloseable {
         }
         WatermarkStrategy<T> strategy = config.watermarks;
         Producer<T> producer = new Producer<>(this, inboxes, inputs, keySelector, strategy.timestampAssigner(),
-                strategy.createGenerator(config.clock), config.clock, strategy.autoWatermarkIntervalMillis(),
+                strategy.createGenerator(config.clock), config.clock, sendClock, strategy.autoWatermarkIntervalMillis(),
                 config.backpressure == BackpressurePolicy.BLOCK);
         producers.add(producer);
         return producer;
@@ -202,6 +206,9 @@ public final class CepEngine<T> implements AutoCloseable {
         }
         for (CepShard<T> shard : shards) {
             shard.processingTimeClock(config.clock);
+            if (sendClock != null) {
+                shard.refreshes(sendClock);
+            }
             config.watermarks.idleTimeout().ifPresent(
                     timeout -> shard.silentProducerTimeout(producerActivity, Math.max(1, saturatedMillis(timeout))));
             if (config.eventCodec != null) {
@@ -438,6 +445,7 @@ public final class CepEngine<T> implements AutoCloseable {
         private int shards = Runtime.getRuntime().availableProcessors();
         private WatermarkStrategy<T> watermarks = WatermarkStrategy.noWatermarks();
         private Clock clock = Clock.system();
+        private boolean cacheSendClock;
         private int inboxCapacity = 65_536;
         private int batchSize = 256;
         private BackpressurePolicy backpressure = BackpressurePolicy.BLOCK;
@@ -483,6 +491,17 @@ public final class CepEngine<T> implements AutoCloseable {
         /** @param clock processing time (periodic watermarks, idleness, conditions) @return this builder */
         public Builder<T> clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * Makes producers read the clock through a {@link CachedClock} even when it is not the system clock
+         * (the system clock always is): lets a test on a manual clock see when sends read the time.
+         *
+         * @return this builder
+         */
+        Builder<T> cacheSendClock() {
+            this.cacheSendClock = true;
             return this;
         }
 

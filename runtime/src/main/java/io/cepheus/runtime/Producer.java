@@ -1,6 +1,7 @@
 package io.cepheus.runtime;
 
 import io.cepheus.runtime.internal.queue.ShardInbox;
+import io.cepheus.runtime.internal.shard.CachedClock;
 import io.cepheus.runtime.internal.shard.ShardRecord;
 import io.cepheus.runtime.time.Clock;
 import io.cepheus.runtime.time.TimestampAssigner;
@@ -16,7 +17,10 @@ import java.util.function.Function;
  *
  * <p>Periodic watermarks (Flink's auto-watermark interval) are emitted from {@link #send} when the interval
  * has passed on the engine's clock; a source that goes quiet may call {@link #tick()} now and then (or
- * {@link #close()}) so its watermark, or its idleness, still reaches the shards. With
+ * {@link #close()}) so its watermark, or its idleness, still reaches the shards. Under the system clock a send
+ * reads a cached time that the shards' duty cycles refresh, and the producer itself on every 64th send (a clock
+ * call costs more than the rest of a send on some virtual machines), so a periodic watermark may come one duty
+ * cycle or 64 sends late, never not at all; a test's manual clock is read directly. With
  * {@link io.cepheus.runtime.time.WatermarkStrategy#withIdleness idleness} configured, the shards also mark a
  * source idle on their own once nothing has come from it for the timeout, so a silent source never holds the
  * watermark back forever.
@@ -34,6 +38,9 @@ public final class Producer<T> implements AutoCloseable {
     private final TimestampAssigner<T> assigner;
     private final WatermarkGenerator<T> generator;
     private final Clock clock;
+    /** The system clock as a cached value the shards refresh ({@link CachedClock}); null for other clocks. */
+    private final CachedClock cachedClock;
+    private int readsSinceRefresh;
     private final long interval;
     private final boolean block;
     private final Broadcast broadcast = new Broadcast();
@@ -50,7 +57,7 @@ public final class Producer<T> implements AutoCloseable {
 
     Producer(CepEngine<T> engine, ShardInbox<ShardRecord>[] inboxes, int[] inputAtShard,
             Function<? super T, ?> keySelector, TimestampAssigner<T> assigner, WatermarkGenerator<T> generator,
-            Clock clock, long interval, boolean block) {
+            Clock clock, CachedClock cachedClock, long interval, boolean block) {
         this.engine = engine;
         this.inboxes = inboxes;
         this.inputAtShard = inputAtShard;
@@ -58,6 +65,7 @@ public final class Producer<T> implements AutoCloseable {
         this.assigner = assigner;
         this.generator = generator;
         this.clock = clock;
+        this.cachedClock = cachedClock;
         this.interval = interval;
         this.block = block;
         this.nextPeriodicEmit = clock.millis() + interval;
@@ -108,12 +116,24 @@ public final class Producer<T> implements AutoCloseable {
             return false;
         }
         generator.onEvent(event, ts, broadcast);
-        long now = clock.millis();
+        long now = sendTime();
         if (lastActive.getPlain() != now) {
             lastActive.lazySet(now); // an ordered store, once per clock tick: shards read it to detect silence
         }
         emitPeriodic(now);
         return true;
+    }
+
+    /** @return the clock's time for a send: the cached system time, refreshed here on every 64th read */
+    private long sendTime() {
+        if (cachedClock == null) {
+            return clock.millis();
+        }
+        if (++readsSinceRefresh == CachedClock.REFRESH_EVERY) {
+            readsSinceRefresh = 0;
+            return cachedClock.refresh();
+        }
+        return cachedClock.millis();
     }
 
     /**

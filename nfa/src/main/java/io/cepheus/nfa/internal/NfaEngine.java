@@ -66,6 +66,8 @@ public final class NfaEngine<T> {
     private final Atoms atomSource = new Atoms();
     /** Without windows nothing times out, so advancing time has nothing to do. */
     private final boolean timeCanExpire;
+    /** Whether matches wait for earlier-starting partial matches (an after-match skip strategy is set). */
+    private final boolean skipping;
 
     // scratch of the step being computed
     private int newCount;
@@ -87,10 +89,10 @@ public final class NfaEngine<T> {
     private long[] matchStartSeq = new long[8];
     private int createdCount;
     private int[] created = new int[16];
+    /** Edges the last {@link #decide} picked: (edge, source state) pairs in {@link #decisionPool}. */
     private int edgeCount;
-    private int[] edgeIndex = new int[16];
-    private int[] edgeSource = new int[16];
-    // per-event decision cache: the edges picked from a state whose conditions are all simple
+    // per-event decision cache: the edges picked from a state whose conditions are all simple; a state whose
+    // decision depends on the partial match decides into the free space after the cached decisions
     private final long[] decisionStamp;
     private final int[] decisionStart;
     private final int[] decisionLength;
@@ -119,7 +121,9 @@ public final class NfaEngine<T> {
     private long eventStamp;
     private long partialStamp;
     private int contextEntry = NONE;
+    /** The state and edge whose condition is being evaluated (edge -1: none), named if the condition throws. */
     private int evaluatingState;
+    private int evaluatingEdge = -1;
 
     private long rejected;
     private long livePartialMatches;
@@ -141,6 +145,7 @@ public final class NfaEngine<T> {
         this.processingTime = processingTime;
         this.matchFactory = matchFactory;
         this.timeCanExpire = program.window > 0 || program.anyGap;
+        this.skipping = program.skipStrategy.isSkipping();
         int states = program.stateCount();
         this.decisionStamp = new long[states];
         this.decisionStart = new int[states];
@@ -249,7 +254,10 @@ public final class NfaEngine<T> {
                     + " sort them first (the runtime's reorder buffer does) and drop late ones");
         }
         if (timestamp > st.currentTime) {
-            advance(st, timestamp, sink);
+            st.currentTime = timestamp;
+            if (timestamp >= st.expiresAt) {
+                expire(st, timestamp, sink);
+            }
         }
         step(st, event, timestamp, sink);
     }
@@ -259,7 +267,10 @@ public final class NfaEngine<T> {
         KeyState st = own(nfaState);
         Objects.requireNonNull(sink, "sink");
         if (time > st.currentTime) {
-            advance(st, time, sink);
+            st.currentTime = time;
+            if (time >= st.expiresAt) {
+                expire(st, time, sink);
+            }
         }
     }
 
@@ -275,36 +286,35 @@ public final class NfaEngine<T> {
 
     // ------------------------------------------------------------------ time
 
-    private void advance(KeyState st, long time, MatchSink<T> sink) {
-        st.currentTime = time;
-        if (time < st.expiresAt) {
-            return; // no partial match expires yet, so nothing can time out or be released
-        }
+    /**
+     * Times out the partial matches of a key whose time just moved to {@code time}. The callers check
+     * {@code time >= st.expiresAt} first: before that time no partial match expires, so nothing can time out
+     * or be released, and the common step stays one comparison without a call.
+     */
+    private void expire(KeyState st, long time, MatchSink<T> sink) {
         long window = program.window;
         matchCount = 0;
         timeoutCount = 0;
-        long[] pm = st.partials;
         int kept = 0;
         for (int i = 0; i < st.count; i++) {
-            int at = i * KeyState.STRIDE;
-            long stateEntry = pm[at + KeyState.STATE_ENTRY];
+            long stateEntry = st.stateEntry(i);
             int s = KeyState.stateOf(stateEntry);
             long gap = program.stateGap[s];
-            long startTime = pm[at + KeyState.START_TIME];
-            long prevTime = pm[at + KeyState.PREV_TIME];
+            long startTime = st.startTime(i);
+            long prevTime = st.prevTime(i);
             // time >= start + window, written so that negative event times and MAX_VALUE cannot overflow
             boolean byGap = gap > 0 && time >= saturatedAdd(prevTime, gap);
             boolean byWindow = window > 0 && time >= saturatedAdd(startTime, window);
             if ((byGap || byWindow) && s != program.startState) {
                 if (program.stateKind[s] == Program.PENDING) {
-                    addMatch(KeyState.entryOf(stateEntry), pm[at + KeyState.START_SEQ]);
+                    addMatch(KeyState.entryOf(stateEntry), st.startSeq(i));
                 } else {
                     addTimeout(KeyState.entryOf(stateEntry), byGap ? prevTime + gap : startTime + window);
                 }
                 continue;
             }
             if (kept != i) {
-                System.arraycopy(pm, at, pm, kept * KeyState.STRIDE, KeyState.STRIDE);
+                st.move(i, kept);
             }
             kept++;
         }
@@ -333,24 +343,40 @@ public final class NfaEngine<T> {
 
     /** @return the earliest time at which one of the key's partial matches expires, MAX_VALUE if none can */
     private long earliestExpiry(KeyState st) {
-        if (!timeCanExpire) {
+        long earliest = Long.MAX_VALUE;
+        if (timeCanExpire) {
+            for (int i = 0; i < st.count; i++) {
+                earliest = Math.min(earliest, expiryOf(st.stateEntry(i), st.startTime(i), st.prevTime(i)));
+            }
+        }
+        return earliest;
+    }
+
+    /** {@link #earliestExpiry(KeyState)} of the first {@code n} partial matches of a scratch array. */
+    private long earliestExpiry(long[] pm, int n) {
+        long earliest = Long.MAX_VALUE;
+        if (timeCanExpire) {
+            for (int at = 0; at < n * KeyState.STRIDE; at += KeyState.STRIDE) {
+                earliest = Math.min(earliest, expiryOf(pm[at + KeyState.STATE_ENTRY], pm[at + KeyState.START_TIME],
+                        pm[at + KeyState.PREV_TIME]));
+            }
+        }
+        return earliest;
+    }
+
+    /** @return when one partial match expires: its window or its stage's gap closes (MAX_VALUE for neither) */
+    private long expiryOf(long stateEntry, long startTime, long prevTime) {
+        int s = KeyState.stateOf(stateEntry);
+        if (s == program.startState) {
             return Long.MAX_VALUE;
         }
-        long window = program.window;
         long earliest = Long.MAX_VALUE;
-        long[] pm = st.partials;
-        for (int at = 0; at < st.count * KeyState.STRIDE; at += KeyState.STRIDE) {
-            int s = KeyState.stateOf(pm[at + KeyState.STATE_ENTRY]);
-            if (s == program.startState) {
-                continue;
-            }
-            if (window > 0) {
-                earliest = Math.min(earliest, saturatedAdd(pm[at + KeyState.START_TIME], window));
-            }
-            long gap = program.stateGap[s];
-            if (gap > 0) {
-                earliest = Math.min(earliest, saturatedAdd(pm[at + KeyState.PREV_TIME], gap));
-            }
+        if (program.window > 0) {
+            earliest = saturatedAdd(startTime, program.window);
+        }
+        long gap = program.stateGap[s];
+        if (gap > 0) {
+            earliest = Math.min(earliest, saturatedAdd(prevTime, gap));
         }
         return earliest;
     }
@@ -417,15 +443,14 @@ public final class NfaEngine<T> {
         matchCount = 0;
         createdCount = 0;
         try {
-            long[] pm = st.partials;
             if (oldInherited.length < st.count) {
                 oldInherited = new boolean[Math.max(st.count, oldInherited.length * 2)];
             }
-            for (int i = 0, at = 0; i < st.count; i++, at += KeyState.STRIDE) {
-                long stateEntry = pm[at + KeyState.STATE_ENTRY];
+            for (int i = 0; i < st.count; i++) {
+                long stateEntry = st.stateEntry(i);
                 branchOrigin = i;
-                branch(KeyState.stateOf(stateEntry), KeyState.entryOf(stateEntry), pm[at + KeyState.START_TIME],
-                        pm[at + KeyState.PREV_TIME], pm[at + KeyState.START_SEQ]);
+                branch(KeyState.stateOf(stateEntry), KeyState.entryOf(stateEntry), st.startTime(i), st.prevTime(i),
+                        st.startSeq(i));
             }
             branchOrigin = -1;
             branch(program.startState, NONE, time, time, eventSeq);
@@ -454,7 +479,7 @@ public final class NfaEngine<T> {
             commit(st);
         }
         event = null;
-        if (program.skipStrategy.isSkipping()) {
+        if (skipping) {
             if (matchCount > 0 || st.heldCount > 0) {
                 releaseHeld(st, sink);
             }
@@ -474,11 +499,13 @@ public final class NfaEngine<T> {
         contextEntry = entry;
         boolean isStart = state == program.startState;
         branchInherit = INHERIT_NONE;
-        decide(state);
+        int decision = decide(state);
+        int[] picked = decisionPool; // read after decide: deciding may have grown it
+        int end = decision + 2 * edgeCount;
         int firstNew = newCount;
         boolean discard = false;
-        for (int k = 0; k < edgeCount; k++) {
-            int e = edgeIndex[k];
+        for (int k = decision; k < end; k += 2) {
+            int e = picked[k];
             int target = program.edgeTarget[e];
             if (program.edgeAction[e] == Program.IGNORE) {
                 if (!isStart) {
@@ -492,7 +519,7 @@ public final class NfaEngine<T> {
                     }
                 }
             } else {
-                int source = edgeSource[k];
+                int source = picked[k + 1];
                 // the first successor of a run takes over its reference, so the (cold) predecessor is not touched
                 boolean adopt = branchInherit == INHERIT_NONE && entry != NONE && branchOrigin >= 0;
                 int taken = buffer.put(slot(), program.stateStage[source], entry, adopt);
@@ -530,50 +557,46 @@ public final class NfaEngine<T> {
     }
 
     /**
-     * Collects the edges to follow from a state for the current event; reuses the decision made for another
-     * partial match in the same state when it depends on the event alone.
+     * Picks the edges to follow from a state for the current event, as (edge, source state) pairs in
+     * {@link #decisionPool}; reuses the decision made for another partial match in the same state when it
+     * depends on the event alone.
+     *
+     * @return where the pairs start in the pool; {@link #edgeCount} says how many there are
      */
-    private void decide(int state) {
+    private int decide(int state) {
+        int at = decisionPoolSize;
         if (!program.decisionDependsOnEventOnly[state]) {
-            collectEdges(state);
-            return;
+            edgeCount = collectEdges(state, at); // scratch space: the next decision overwrites it
+            return at;
         }
         if (decisionStamp[state] == eventStamp) {
-            int from = decisionStart[state];
-            int n = decisionLength[state];
-            if (edgeIndex.length < n) {
-                edgeIndex = new int[n];
-                edgeSource = new int[n];
-            }
-            for (int k = 0; k < n; k++) {
-                edgeIndex[k] = decisionPool[from + 2 * k];
-                edgeSource[k] = decisionPool[from + 2 * k + 1];
-            }
-            edgeCount = n;
-            return;
+            edgeCount = decisionLength[state];
+            return decisionStart[state];
         }
-        collectEdges(state);
-        if (decisionPoolSize + 2 * edgeCount > decisionPool.length) {
-            decisionPool = Arrays.copyOf(decisionPool, Math.max(decisionPool.length * 2, decisionPoolSize + 2 * edgeCount));
-        }
-        decisionStart[state] = decisionPoolSize;
-        decisionLength[state] = edgeCount;
-        for (int k = 0; k < edgeCount; k++) {
-            decisionPool[decisionPoolSize++] = edgeIndex[k];
-            decisionPool[decisionPoolSize++] = edgeSource[k];
-        }
+        int n = collectEdges(state, at);
+        decisionStart[state] = at;
+        decisionLength[state] = n;
         decisionStamp[state] = eventStamp;
+        decisionPoolSize = at + 2 * n;
+        edgeCount = n;
+        return at;
     }
 
-    /** Depth-first over PROCEED edges; collects the TAKE and IGNORE edges whose condition holds, in order. */
-    private void collectEdges(int from) {
-        edgeCount = 0;
+    /**
+     * Depth-first over PROCEED edges; writes the TAKE and IGNORE edges whose condition holds, in order, as
+     * (edge, source state) pairs into {@link #decisionPool} from {@code at}.
+     *
+     * @return the number of pairs
+     */
+    private int collectEdges(int from, int at) {
+        int n = 0;
         int sp = 0;
         stack[sp++] = from;
         while (sp > 0) {
             int s = stack[--sp];
+            evaluatingState = s;
             for (int e = program.edgeStart[s]; e < program.edgeStart[s + 1]; e++) {
-                evaluatingState = program.stateKind[program.edgeTarget[e]] == Program.STOP ? program.edgeTarget[e] : s;
+                evaluatingEdge = e;
                 if (!holds(e)) {
                     continue;
                 }
@@ -583,15 +606,18 @@ public final class NfaEngine<T> {
                     }
                     stack[sp++] = program.edgeTarget[e];
                 } else {
-                    if (edgeCount == edgeIndex.length) {
-                        edgeIndex = Arrays.copyOf(edgeIndex, edgeCount * 2);
-                        edgeSource = Arrays.copyOf(edgeSource, edgeCount * 2);
+                    int w = at + 2 * n;
+                    if (w + 2 > decisionPool.length) {
+                        decisionPool = Arrays.copyOf(decisionPool, Math.max(decisionPool.length * 2, w + 2));
                     }
-                    edgeIndex[edgeCount] = e;
-                    edgeSource[edgeCount++] = s;
+                    decisionPool[w] = e;
+                    decisionPool[w + 1] = s;
+                    n++;
                 }
             }
         }
+        evaluatingEdge = -1;
+        return n;
     }
 
     /** Evaluates an edge's condition; the common shapes avoid the expression tree's virtual calls. */
@@ -631,6 +657,7 @@ public final class NfaEngine<T> {
                     continue;
                 }
                 evaluatingState = s;
+                evaluatingEdge = -1;
                 if (!holds(e)) {
                     continue;
                 }
@@ -708,9 +735,8 @@ public final class NfaEngine<T> {
         for (int i = 0; i < matchCount; i++) {
             buffer.lock(matchEntry[i]);
         }
-        long[] pm = st.partials;
         for (int i = 0; i < st.count; i++) {
-            int entry = KeyState.entryOf(pm[i * KeyState.STRIDE + KeyState.STATE_ENTRY]);
+            int entry = KeyState.entryOf(st.stateEntry(i));
             if (entry != NONE && !oldInherited[i]) {
                 buffer.release(entry);
             }
@@ -721,11 +747,9 @@ public final class NfaEngine<T> {
         if (eventSlot != NONE) {
             buffer.freeEventIfUnused(eventSlot);
         }
-        st.ensurePartialCapacity(newCount);
-        System.arraycopy(next, 0, st.partials, 0, newCount * KeyState.STRIDE);
         livePartialMatches += newCount - st.count;
-        st.count = newCount;
-        st.expiresAt = earliestExpiry(st);
+        st.replaceAll(next, newCount);
+        st.expiresAt = earliestExpiry(next, newCount);
     }
 
     /** Undoes the entries a failed step created; the key's state was not touched yet. */
@@ -747,8 +771,11 @@ public final class NfaEngine<T> {
     }
 
     private RuntimeException conditionFailure(KeyState st, RuntimeException ex) {
-        int stage = program.stateStage[evaluatingState];
-        String name = stage >= 0 ? program.stageNames.get(stage) : program.stateLabel[evaluatingState];
+        // a NOT stage's condition is evaluated on the edge into its STOP state: name that state
+        int failed = evaluatingEdge >= 0 && program.stateKind[program.edgeTarget[evaluatingEdge]] == Program.STOP
+                ? program.edgeTarget[evaluatingEdge] : evaluatingState;
+        int stage = program.stateStage[failed];
+        String name = stage >= 0 ? program.stageNames.get(stage) : program.stateLabel[failed];
         return new ConditionException(name, "the condition of stage '" + name + "' threw " + ex
                 + " on the event at time " + eventTime + " (key " + st.key + "); the event was not applied", ex);
     }
@@ -780,8 +807,8 @@ public final class NfaEngine<T> {
 
     private static long earliestStart(KeyState st) {
         long min = Long.MAX_VALUE;
-        for (int at = KeyState.START_SEQ; at < st.count * KeyState.STRIDE; at += KeyState.STRIDE) {
-            min = Math.min(min, st.partials[at]);
+        for (int i = 0; i < st.count; i++) {
+            min = Math.min(min, st.startSeq(i));
         }
         return min;
     }
@@ -824,20 +851,18 @@ public final class NfaEngine<T> {
     private void prune(KeyState st, long pruneAt) {
         boolean inclusive = program.skipStrategy.kind() == AfterMatchSkipStrategy.Kind.SKIP_TO_NEXT
                 || program.skipStrategy.kind() == AfterMatchSkipStrategy.Kind.SKIP_PAST_LAST_EVENT;
-        long[] pm = st.partials;
         int kept = 0;
         for (int i = 0; i < st.count; i++) {
-            int at = i * KeyState.STRIDE;
-            long s = pm[at + KeyState.START_SEQ];
+            long s = st.startSeq(i);
             if (inclusive ? s <= pruneAt : s < pruneAt) {
-                int entry = KeyState.entryOf(pm[at + KeyState.STATE_ENTRY]);
+                int entry = KeyState.entryOf(st.stateEntry(i));
                 if (entry != NONE) {
                     buffer.release(entry);
                 }
                 continue;
             }
             if (kept != i) {
-                System.arraycopy(pm, at, pm, kept * KeyState.STRIDE, KeyState.STRIDE);
+                st.move(i, kept);
             }
             kept++;
         }

@@ -33,8 +33,7 @@ final class StateSnapshots {
         Map<Integer, Integer> eventIds = new HashMap<>();
         List<Integer> events = new ArrayList<>();
         for (int i = 0; i < st.count; i++) {
-            collect(KeyState.entryOf(st.partials[i * KeyState.STRIDE + KeyState.STATE_ENTRY]), buffer, entryIds,
-                    entries, eventIds, events);
+            collect(KeyState.entryOf(st.stateEntry(i)), buffer, entryIds, entries, eventIds, events);
         }
         for (int i = 0; i < st.heldCount; i++) {
             collect(st.heldEntry[i], buffer, entryIds, entries, eventIds, events);
@@ -57,14 +56,13 @@ final class StateSnapshots {
         }
         out.writeInt(st.count);
         for (int i = 0; i < st.count; i++) {
-            int at = i * KeyState.STRIDE;
-            long stateEntry = st.partials[at + KeyState.STATE_ENTRY];
+            long stateEntry = st.stateEntry(i);
             int entry = KeyState.entryOf(stateEntry);
             out.writeInt(KeyState.stateOf(stateEntry));
             out.writeInt(entry == SharedBuffer.NONE ? -1 : entryIds.get(entry));
-            out.writeLong(st.partials[at + KeyState.START_TIME]);
-            out.writeLong(st.partials[at + KeyState.PREV_TIME]);
-            out.writeLong(st.partials[at + KeyState.START_SEQ]);
+            out.writeLong(st.startTime(i));
+            out.writeLong(st.prevTime(i));
+            out.writeLong(st.startSeq(i));
         }
         out.writeInt(st.heldCount);
         for (int i = 0; i < st.heldCount; i++) {
@@ -100,7 +98,7 @@ final class StateSnapshots {
         } catch (IOException | RuntimeException e) {
             // give back everything this restore attached or created, so a failed restore leaves nothing behind
             for (int i = 0; i < st.count; i++) {
-                int entry = KeyState.entryOf(st.partials[i * KeyState.STRIDE + KeyState.STATE_ENTRY]);
+                int entry = KeyState.entryOf(st.stateEntry(i));
                 if (entry != SharedBuffer.NONE) {
                     buffer.release(entry);
                 }
@@ -167,15 +165,11 @@ final class StateSnapshots {
             long prevTime = in.readLong();
             long startSeq = in.readLong();
             // the whole record is read: only now take the reference (a truncated record takes none)
-            int at = i * KeyState.STRIDE;
             int resolved = entry < 0 ? SharedBuffer.NONE : entries[entry];
             if (resolved != SharedBuffer.NONE) {
                 buffer.lock(resolved);
             }
-            st.partials[at + KeyState.STATE_ENTRY] = KeyState.pack(state, resolved);
-            st.partials[at + KeyState.START_TIME] = startTime;
-            st.partials[at + KeyState.PREV_TIME] = prevTime;
-            st.partials[at + KeyState.START_SEQ] = startSeq;
+            st.set(i, KeyState.pack(state, resolved), startTime, prevTime, startSeq);
             st.count++;
         }
         int held = checkCount(in.readInt(), "held matches");

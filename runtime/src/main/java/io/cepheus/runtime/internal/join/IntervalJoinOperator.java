@@ -39,8 +39,9 @@ import java.util.function.Function;
  * an append. At the end of each watermark ({@link #endWatermark}) the cells that have begun are drained: a key
  * whose exact due time has come is pruned, one whose due time lies later in the cell waits again. A key whose due
  * time moves is not looked for in its old bucket; {@code cellOf} says where it counts, other entries are skipped.
- * Keys of one watermark are pruned in cell order, then key-id order, each once; within a key the order is that of
- * its buffers, as before. No shard timer is registered, so the shard keeps a key while {@link #holds} says so.
+ * Keys of one watermark are pruned in cell order, then in the order they were scheduled (the order among keys is
+ * not observable: each key's output keeps its own order), each once; within a key the order is that of its
+ * buffers. No shard timer is registered, so the shard keeps a key while {@link #holds} says so.
  *
  * <p>Owned by the shard's worker thread, like the dictionary and timer service it uses. Counters are published
  * for other threads in {@link #endOfBatch()}.
@@ -99,7 +100,7 @@ public final class IntervalJoinOperator<T, L, R> implements ShardOperator<T> {
     /** Width of a calendar cell in ms, a power of two. */
     private final long cell;
     /** Keys by due time, rounded down to a cell. */
-    private final FiringCalendar calendar = new FiringCalendar();
+    private final FiringCalendar calendar = FiringCalendar.scheduleOrdered();
     /** Each key's exact due time (its earliest drop time), or {@link #NONE}. */
     private long[] dueAt = new long[64];
     /** The cell whose bucket holds each key's live calendar entry, or {@link #NONE} if none does. */

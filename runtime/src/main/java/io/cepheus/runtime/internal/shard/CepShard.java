@@ -39,6 +39,7 @@ public final class CepShard<T> implements Agent, Consumer<ShardRecord> {
             operators.get(TimerNamespace.operatorOf(namespace)).onProcessingTimer(key, namespace, timestamp,
                     timers.currentProcessingTime());
     private io.cepheus.runtime.time.Clock clock;
+    private CachedClock producersClock;
     private long events;
     private long watermark = Long.MIN_VALUE;
     private volatile boolean finished;
@@ -122,6 +123,14 @@ public final class CepShard<T> implements Agent, Consumer<ShardRecord> {
     }
 
     /**
+     * Makes every duty cycle refresh the producers' cached clock (setup, before the shard runs), so their sends
+     * see the time at most one duty cycle old.
+     */
+    public void refreshes(CachedClock producersClock) {
+        this.producersClock = java.util.Objects.requireNonNull(producersClock, "producersClock");
+    }
+
+    /**
      * Gives the shard the clock its processing-time timers follow (setup, before the shard runs); without one,
      * processing-time timers never fire.
      */
@@ -194,6 +203,9 @@ public final class CepShard<T> implements Agent, Consumer<ShardRecord> {
         }
         int drained;
         int fired = 0;
+        if (producersClock != null) {
+            producersClock.refresh();
+        }
         try {
             drained = inbox.drain(this, batchSize);
             checkSilentProducers();

@@ -16,7 +16,9 @@ import java.util.Arrays;
  * distinct time, not once per key as with one timer per key. A key whose time changes is not looked for in its old
  * bucket: the entry stays, and the owner skips the ids that are no longer due at the bucket's time when it drains
  * it (so a key may appear twice; the owner's check makes the second a no-op). A drained bucket comes sorted by key
- * id: the firing order of per-key timers at one time, and a walk over the keys' state in allocation order.
+ * id ({@link #keyOrdered()}: the firing order of per-key timers at one time, and a walk over the keys' state in
+ * allocation order), or in the order the keys were scheduled ({@link #scheduleOrdered()}, for an owner whose
+ * keys' order within a time is not observable: sorting many small buckets costs more than the rest of a drain).
  *
  * <p>Owned by the shard thread, like the operator that holds it.
  */
@@ -29,6 +31,21 @@ public final class FiringCalendar {
     private int spareCount;
     private long lastTime;
     private IntArrayList lastBucket;
+    private final boolean sortBuckets;
+
+    private FiringCalendar(boolean sortBuckets) {
+        this.sortBuckets = sortBuckets;
+    }
+
+    /** @return a calendar whose drained buckets come in ascending key id order */
+    public static FiringCalendar keyOrdered() {
+        return new FiringCalendar(true);
+    }
+
+    /** @return a calendar whose drained buckets come in the order their keys were scheduled */
+    public static FiringCalendar scheduleOrdered() {
+        return new FiringCalendar(false);
+    }
 
     /** Adds {@code keyId} to the keys due at {@code time}. */
     public void schedule(int keyId, long time) {
@@ -57,9 +74,10 @@ public final class FiringCalendar {
     }
 
     /**
-     * Removes the earliest time. @return the key ids scheduled for it in ascending order (the order of per-key
-     * timers; and dense key ids were handed out in first-seen order, as the keys' state was allocated, so the
-     * owner walks its state roughly in address order); hand the list back through {@link #recycle} once read
+     * Removes the earliest time. @return the key ids scheduled for it, in ascending order for a
+     * {@link #keyOrdered()} calendar (the order of per-key timers; and dense key ids were handed out in first-seen
+     * order, as the keys' state was allocated, so the owner walks its state roughly in address order), else in
+     * scheduling order; hand the list back through {@link #recycle} once read
      */
     public IntArrayList pollEarliest() {
         long time = heap[0];
@@ -69,7 +87,9 @@ public final class FiringCalendar {
             lastBucket = null;
         }
         IntArrayList due = buckets.remove(time);
-        Arrays.sort(due.buffer, 0, due.elementsCount);
+        if (sortBuckets) {
+            Arrays.sort(due.buffer, 0, due.elementsCount);
+        }
         return due;
     }
 

@@ -40,8 +40,8 @@ final class KeySlices {
     private static final long NONE = Long.MIN_VALUE;
     private static final int MAX_SLICES = 1 << 26;
 
-    private Object[] slots = new Object[16];
-    private int mask = 7;
+    private Object[] slots;
+    private int mask;
     private long base;
     private int len;
     private int filled;
@@ -57,6 +57,22 @@ final class KeySlices {
     private boolean backStale;
     /** The highest front slice changed since the suffixes were computed, or NONE. */
     private long frontStaleAt = NONE;
+
+    /** A ring of 8 slices, grown when needed. */
+    KeySlices() {
+        this(8);
+    }
+
+    /**
+     * @param expectedSlices how many slices the key usually holds (a window's worth): the ring is made that big at
+     *                       once, so it is allocated next to this object instead of regrown elsewhere later (one
+     *                       cache line apart rather than anywhere in the heap, when the key's windows fire)
+     */
+    KeySlices(int expectedSlices) {
+        int cap = Integer.highestOneBit(Math.max(8, Math.min(expectedSlices, 1 << 12)) - 1) << 1;
+        slots = new Object[2 * cap];
+        mask = cap - 1;
+    }
 
     /** @return whether no slice holds a value */
     boolean isEmpty() {

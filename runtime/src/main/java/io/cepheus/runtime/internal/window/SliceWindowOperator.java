@@ -71,7 +71,7 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
     private long watermark = Long.MIN_VALUE;
     private KeySlices[] states = new KeySlices[64];
     private KeySlices[] pool = new KeySlices[64];
-    private final FiringCalendar calendar = new FiringCalendar();
+    private final FiringCalendar calendar = FiringCalendar.keyOrdered();
     private int pooled;
 
     private long windowsOpen;
@@ -326,7 +326,7 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         }
         KeySlices st = states[id];
         if (st == null) {
-            st = pooled > 0 ? pool[--pooled] : new KeySlices();
+            st = pooled > 0 ? pool[--pooled] : new KeySlices((int) Math.min(slicesPerWindow + 1, Integer.MAX_VALUE));
             states[id] = st;
             keysWithState++;
         }

@@ -83,13 +83,15 @@ class KeySlicesTest {
         long origin = r.nextInt(100) - 50;
         boolean lists = r.nextBoolean();
         SliceCombiner c = lists ? LISTS : STRINGS;
-        KeySlices s = new KeySlices();
+        int ring = r.nextBoolean() ? 0 : 1 + r.nextInt(40); // the operator sizes the ring for a window's slices
+        KeySlices s = ring == 0 ? new KeySlices() : new KeySlices(ring);
         TreeMap<Long, List<Integer>> model = new TreeMap<>();
         List<Object> handedOut = new ArrayList<>();
         List<String> handedOutText = new ArrayList<>();
         long next = 0; // the next window to fire: [origin + next * m, origin + next * m + n)
         int ops = 20 + r.nextInt(200);
-        StringBuilder trace = new StringBuilder("n=" + n + " m=" + m + " origin=" + origin + " lists=" + lists);
+        StringBuilder trace = new StringBuilder("n=" + n + " m=" + m + " origin=" + origin + " lists=" + lists
+                + " ring=" + ring);
         for (int op = 0; op < ops; op++) {
             long from = origin + next * m;
             if (r.nextInt(3) > 0) {
