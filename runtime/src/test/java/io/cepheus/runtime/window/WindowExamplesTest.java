@@ -490,11 +490,64 @@ class WindowExamplesTest {
     }
 
     /**
+     * The general operator (tumbling with lateness does not take the slice fast path): an aggregate that throws on a
+     * window's first element leaves an empty window, which is removed at its cleanup time like any other, and its key
+     * released; the window that took other elements fires as usual.
+     */
+    @Test
+    void aWindowWhoseFirstElementThrewIsStillCleanedUp() {
+        CepEngine<Ev> engine = engine(new ManualClock());
+        List<String> dead = new ArrayList<>();
+        List<String> out = new ArrayList<>();
+        WindowResults<Long> results = engine.keyBy(Ev::key).window(TumblingEventTimeWindows.of(Duration.ofSeconds(1)))
+                .allowedLateness(Duration.ofSeconds(1))
+                .deadLetters((k, e, ts, err) -> dead.add(k + " " + e.value() + " " + err.getMessage()))
+                .aggregate(new AggregateFunction<Ev, long[], Long>() {
+                    @Override
+                    public long[] createAccumulator() {
+                        return new long[1];
+                    }
+
+                    @Override
+                    public long[] add(Ev e, long[] acc) {
+                        if (e.value() < 0) {
+                            throw new IllegalArgumentException("negative");
+                        }
+                        acc[0] += e.value();
+                        return acc;
+                    }
+
+                    @Override
+                    public Long getResult(long[] acc) {
+                        return acc[0];
+                    }
+
+                    @Override
+                    public long[] merge(long[] a, long[] b) {
+                        a[0] += b[0];
+                        return a;
+                    }
+                })
+                .results((k, w, r, ts) -> out.add(k + " " + r + " @" + ts));
+        Producer<Ev> in = engine.newProducer();
+        CepTestHarness<Ev> h = CepTestHarness.start(engine);
+        in.send(new Ev("a", 1, 10));
+        in.send(new Ev("b", -1, 20));
+        in.watermark(Long.MAX_VALUE);
+        h.runUntilIdle();
+        assertEquals(List.of("b -1 negative"), dead);
+        assertEquals(List.of("a 1 @999"), out);
+        assertEquals(0, results.metrics().windows(), "the window left empty by the throw is removed too");
+        assertEquals(0, engine.metrics().shards().get(0).keys(), "and both keys are released");
+        h.close();
+    }
+
+    /**
      * Sessions with a plain aggregate take the fast path (SessionWindowOperator). A throwing aggregate: the element
      * that would open a session leaves nothing behind (the key is released); one that would extend a session has
      * already widened it when the function throws (as the general operator merges before adding), so the session
-     * fires at the wider end without the element. (The general operator, for the first case, keeps an empty window
-     * with no timer that is never removed; the fast path removes it.)
+     * fires at the wider end without the element. (The general operator, for the first case, keeps the empty window
+     * until its cleanup time; the fast path removes it at once.)
      */
     @Test
     void aThrowingAggregateOnSessionsSendsTheElementToTheDeadLetters() {

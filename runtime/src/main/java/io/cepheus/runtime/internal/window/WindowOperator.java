@@ -216,6 +216,8 @@ public final class WindowOperator<T, V, R> implements ShardOperator<T> {
     }
 
     private void addAndTrigger(WindowSlot w, T event, long timestamp) {
+        // first, before user code can throw: a window that a failed first element leaves empty is still removed
+        registerCleanupTimer(w);
         contents.add(w, event, timestamp);
         triggerCtx.on(w);
         TriggerResult r = trigger.onElement(event, timestamp, w.window, triggerCtx);
@@ -225,7 +227,6 @@ public final class WindowOperator<T, V, R> implements ShardOperator<T> {
         if (r.isPurge()) {
             contents.purge(w);
         }
-        registerCleanupTimer(w);
     }
 
     // ================================================================== time
