@@ -489,6 +489,34 @@ class WindowExamplesTest {
         h.close();
     }
 
+    /** Sums values; throws on a negative one (a user function failing on bad input). */
+    private static final class SumRejectingNegatives implements AggregateFunction<Ev, long[], Long> {
+        @Override
+        public long[] createAccumulator() {
+            return new long[1];
+        }
+
+        @Override
+        public long[] add(Ev e, long[] acc) {
+            if (e.value() < 0) {
+                throw new IllegalArgumentException("negative");
+            }
+            acc[0] += e.value();
+            return acc;
+        }
+
+        @Override
+        public Long getResult(long[] acc) {
+            return acc[0];
+        }
+
+        @Override
+        public long[] merge(long[] a, long[] b) {
+            a[0] += b[0];
+            return a;
+        }
+    }
+
     /**
      * The general operator (tumbling with lateness does not take the slice fast path): an aggregate that throws on a
      * window's first element leaves an empty window, which is removed at its cleanup time like any other, and its key
@@ -502,32 +530,7 @@ class WindowExamplesTest {
         WindowResults<Long> results = engine.keyBy(Ev::key).window(TumblingEventTimeWindows.of(Duration.ofSeconds(1)))
                 .allowedLateness(Duration.ofSeconds(1))
                 .deadLetters((k, e, ts, err) -> dead.add(k + " " + e.value() + " " + err.getMessage()))
-                .aggregate(new AggregateFunction<Ev, long[], Long>() {
-                    @Override
-                    public long[] createAccumulator() {
-                        return new long[1];
-                    }
-
-                    @Override
-                    public long[] add(Ev e, long[] acc) {
-                        if (e.value() < 0) {
-                            throw new IllegalArgumentException("negative");
-                        }
-                        acc[0] += e.value();
-                        return acc;
-                    }
-
-                    @Override
-                    public Long getResult(long[] acc) {
-                        return acc[0];
-                    }
-
-                    @Override
-                    public long[] merge(long[] a, long[] b) {
-                        a[0] += b[0];
-                        return a;
-                    }
-                })
+                .aggregate(new SumRejectingNegatives())
                 .results((k, w, r, ts) -> out.add(k + " " + r + " @" + ts));
         Producer<Ev> in = engine.newProducer();
         CepTestHarness<Ev> h = CepTestHarness.start(engine);
@@ -557,32 +560,7 @@ class WindowExamplesTest {
         WindowResults<Long> results = engine.keyBy(Ev::key)
                 .window(EventTimeSessionWindows.withGap(Duration.ofMillis(100)))
                 .deadLetters((k, e, ts, err) -> dead.add(k + " " + e.value() + " " + err.getMessage()))
-                .aggregate(new AggregateFunction<Ev, long[], Long>() {
-                    @Override
-                    public long[] createAccumulator() {
-                        return new long[1];
-                    }
-
-                    @Override
-                    public long[] add(Ev e, long[] acc) {
-                        if (e.value() < 0) {
-                            throw new IllegalArgumentException("negative");
-                        }
-                        acc[0] += e.value();
-                        return acc;
-                    }
-
-                    @Override
-                    public Long getResult(long[] acc) {
-                        return acc[0];
-                    }
-
-                    @Override
-                    public long[] merge(long[] a, long[] b) {
-                        a[0] += b[0];
-                        return a;
-                    }
-                })
+                .aggregate(new SumRejectingNegatives())
                 .results((k, w, r, ts) -> out.add(k + " " + w + " " + r + " @" + ts));
         Producer<Ev> in = engine.newProducer();
         CepTestHarness<Ev> h = CepTestHarness.start(engine);
