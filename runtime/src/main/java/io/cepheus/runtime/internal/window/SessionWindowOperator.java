@@ -62,7 +62,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * (deliberately not pooled, see {@code newState}); per firing, the {@link TimeWindow} handed out.
  *
  * <p>Differences only where a user function throws (a dead letter): a new session left empty by the exception is
- * removed here, where {@link WindowOperator} keeps it without timers. Snapshots are refused, as by
+ * removed here at once, where {@link WindowOperator} keeps it until its cleanup time. Snapshots are refused, as by
  * {@link WindowOperator} (accumulators of user types).
  *
  * <p>Owned by the shard thread, like the key dictionary it uses.
