@@ -45,9 +45,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * small {@link KeyDueHeap} of the keys due at this watermark, which hands them out by time, then key id: the order
  * in which the shard's timers fire {@link WindowOperator}'s windows, so results come out in the same order. An
  * element that makes the due time earlier (a new, earlier session) adds a new entry; the old one is skipped when
- * it comes out, as the key's entry time no longer names it. Both times of a key (the entry that counts, the real
- * due time) live in one dense array ({@link #times}), not in the key's object: the check of a key whose session
- * grew reads that array (small, cached) instead of the object (a cache miss per check). No shard timer is
+ * it comes out, as the key's entry time no longer names it. {@link SessionDueTimes} keeps that bookkeeping (both
+ * times of a key in one dense array, not in the key's object: the check of a key whose session grew reads that
+ * small array instead of missing on the object); this class says when a key is due. No shard timer is
  * registered: the shard keeps a key while {@link #holds} says so, and this operator releases it when its last
  * session is removed.
  *
@@ -72,8 +72,6 @@ import java.util.concurrent.atomic.AtomicLongArray;
  */
 public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
 
-    /** No due entry (in the wheel or the heap) counts for the key. */
-    private static final long UNARMED = Long.MAX_VALUE;
     /** The gap the wheel is scaled for under dynamic gaps (any gap works; entries far ahead wait over laps). */
     private static final long DYNAMIC_GAP_SCALE = 60_000;
 
@@ -93,19 +91,10 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
 
     private long watermark = Long.MIN_VALUE;
     private KeySessions[] states = new KeySessions[64];
-    /**
-     * Per key id, two longs: at {@code 2 * id} the time of the key's due entry that counts (in the wheel, or the
-     * heap of keys due now), or {@link #UNARMED}, never later than the key's next due time; at {@code 2 * id + 1}
-     * that next due time (a firing or a removal), set after each element and each firing. Kept out of
-     * {@link KeySessions} so that the wheel's re-checks read this small dense array, not each key's object.
-     */
-    private long[] times = new long[128];
     private SessionList[] listPool = new SessionList[16];
     private int listsPooled;
-    /** Entries in the future. */
-    private final KeyDueWheel wheel;
-    /** Entries due at the current watermark, during {@link #endWatermark}. */
-    private final KeyDueHeap dueNow = new KeyDueHeap();
+    /** When each key is next due, checked lazily. */
+    private final SessionDueTimes due;
 
     // ---- reused per element (single-threaded)
     private long assignedStart;
@@ -116,7 +105,6 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
     private long windows;
     private long accumulators;
     private long keysWithState;
-    private long armed;
     private long firings;
     private long results;
     private long retractions;
@@ -163,8 +151,7 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
         // made here, not on first use: a branch taken once per operator would be compiled as never taken, and
         // every new operator's first element would throw the compiled element path away
         long gap = ((EventTimeSessionWindows<T>) assigner).gap();
-        this.wheel = wheelFor(gap > 0 ? gap : DYNAMIC_GAP_SCALE);
-        Arrays.fill(times, UNARMED);
+        this.due = new SessionDueTimes(wheelFor(gap > 0 ? gap : DYNAMIC_GAP_SCALE));
         this.purging = spec.trigger() instanceof PurgingTrigger;
         this.retracting = spec.mode() == AccumulationMode.ACCUMULATING_AND_RETRACTING;
         this.assignerContext = clock::millis;
@@ -226,7 +213,7 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
     private void noteDue(int id) {
         KeySessions st = id < states.length ? states[id] : null;
         if (st != null) {
-            times[2 * id + 1] = st.list == null ? dueOf(st) : nextDue(st.list);
+            due.next(id, st.list == null ? dueOf(st) : nextDue(st.list));
         }
     }
 
@@ -254,9 +241,7 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
             long coverMaxTs = st.end - 1;
             if (coverMaxTs > watermark) { // as the trigger's onMerge: the cover fires at its end
                 st.pending = true;
-                if (coverMaxTs < times[2 * id]) {
-                    arm(id, st, coverMaxTs);
-                }
+                due.armIfEarlier(id, coverMaxTs, watermark);
             }
             if (previous != null) {
                 retract(key, oldStart, oldEnd, previous); // the merged-away window's result
@@ -274,9 +259,7 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
         if (maxTs > watermark) {
             if (!st.pending) { // pending: its entry is at or before its old end already
                 st.pending = true;
-                if (maxTs < times[2 * id]) {
-                    arm(id, st, maxTs);
-                }
+                due.armIfEarlier(id, maxTs, watermark);
             }
             return;
         }
@@ -287,9 +270,7 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
             accumulators--;
         }
         long cleanup = cleanupTime(maxTs);
-        if (cleanup < times[2 * id]) {
-            arm(id, st, cleanup);
-        }
+        due.armIfEarlier(id, cleanup, watermark);
         R value = resultOf(updated);
         if (retracting) {
             st.last = value;
@@ -382,9 +363,7 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
             accumulators--;
         }
         long next = fireNow ? cleanupTime(maxTs) : maxTs;
-        if (next < times[2 * id]) {
-            arm(id, st, next);
-        }
+        due.armIfEarlier(id, next, watermark);
         settleList(id, st); // a merge may have left one session
         if (fireNow) {
             R value = resultOf(updated);
@@ -444,9 +423,7 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
         l.last[i] = null;
         l.pending[i] = coverEnd - 1 > watermark; // as the trigger's onMerge
         long coverDue = l.pending[i] ? coverEnd - 1 : cleanupTime(coverEnd - 1);
-        if (coverDue < times[2 * id]) {
-            arm(id, st, coverDue);
-        }
+        due.armIfEarlier(id, coverDue, watermark);
         windows -= k - 1;
         if (contents > 1) {
             accumulators -= contents - 1;
@@ -493,40 +470,19 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
      */
     @Override
     public void endWatermark() {
-        int n = wheel.takeDue(watermark);
-        for (int i = 0; i < n; i++) {
-            long time = wheel.takenTime(i);
-            int id = wheel.takenKey(i);
-            if (times[2 * id] != time) {
-                continue; // stale: the key was armed again at another time, or removed
-            }
-            long next = times[2 * id + 1]; // kept exact by processElement and the firings
-            times[2 * id] = next;
-            if (next > watermark) {
-                wheel.add(next, id);
-            } else {
-                dueNow.push(next, id);
-            }
-        }
-        wheel.trimTaken();
-        while (!dueNow.isEmpty()) {
-            long time = dueNow.peekTime();
-            int id = dueNow.peekKey();
-            dueNow.pop();
+        due.collectDue(watermark);
+        for (int id = due.pollDue(); id >= 0; id = due.pollDue()) {
             KeySessions st = id < states.length ? states[id] : null;
-            if (st == null || times[2 * id] != time) {
-                continue; // stale
+            if (st == null) {
+                continue; // freed: its entry was disarmed, so this cannot happen; kept as a guard
             }
-            times[2 * id] = UNARMED;
-            armed--;
             if (st.list == null) {
-                dueSingle(id, st, time);
+                dueSingle(id, st, due.polledTime());
             } else {
-                dueList(id, st, time);
+                dueList(id, st, due.polledTime());
             }
             noteDue(id);
         }
-        dueNow.trim();
     }
 
     /** @return when the key's one session fires, or goes if it has fired */
@@ -541,7 +497,7 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
         long cleanup = cleanupTime(maxTs);
         long next = st.pending ? maxTs : cleanup;
         if (next > time) {
-            arm(id, st, next); // the session grew since the entry was pushed
+            due.arm(id, next, watermark); // the session grew since the entry was pushed
             return;
         }
         boolean fire = st.pending && st.acc != null;
@@ -564,7 +520,7 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
                 st.acc = null;
                 accumulators--;
             }
-            arm(id, st, cleanup);
+            due.arm(id, cleanup, watermark);
         }
         if (fire) {
             R value = resultOf(acc);
@@ -580,7 +536,7 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
         SessionList l = st.list;
         long next = nextDue(l);
         if (next > time) {
-            arm(id, st, next);
+            due.arm(id, next, watermark);
             return;
         }
         int f = -1;
@@ -634,7 +590,7 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
                 throw new IllegalStateException("session window operator " + operatorId + ": key id " + id
                         + " still due at " + again + " after handling time " + time);
             }
-            arm(id, st, again);
+            due.arm(id, again, watermark);
         }
         settleList(id, st);
         if (states[id] == null) {
@@ -688,22 +644,6 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
     }
 
     /**
-     * Makes {@code time} the key's entry that counts (earlier than the one it had, if any): in the wheel, or in
-     * the heap of keys due now if the watermark passed it (while {@link #endWatermark} runs).
-     */
-    private void arm(int id, KeySessions st, long time) {
-        if (times[2 * id] == UNARMED) {
-            armed++;
-        }
-        times[2 * id] = time;
-        if (time <= watermark) {
-            dueNow.push(time, id);
-            return;
-        }
-        wheel.add(time, id);
-    }
-
-    /**
      * A wheel scaled to the session gap: slices of about 1/256 of it (a key's due time moves by about a
      * gap between checks; watermarks usually come more often), and enough buckets for four times the gap plus the
      * allowed lateness, within 64 to 4,096 buckets (removal times further ahead wait in the buckets over laps).
@@ -750,9 +690,7 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
     private KeySessions newState(int id) {
         if (id >= states.length) {
             states = Arrays.copyOf(states, Math.max(id + 1, states.length * 2));
-            int old = times.length;
-            times = Arrays.copyOf(times, 2 * states.length);
-            Arrays.fill(times, old, times.length, UNARMED);
+            due.ensureKeys(states.length);
         }
         // a new object, not one from a pool: allocated just before the session's first accumulator, it sits next
         // to it in memory (and the collector keeps them together), so an element finds both in adjacent cache
@@ -810,10 +748,7 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
     private void free(int id, KeySessions st) {
         states[id] = null;
         keysWithState--;
-        if (times[2 * id] != UNARMED) {
-            times[2 * id] = UNARMED;
-            armed--; // its entry, still in the wheel or heap, is skipped when it comes out
-        }
+        due.disarm(id);
     }
 
     private void releaseIfEmpty(int id) {
@@ -834,7 +769,7 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
         published.lazySet(WindowOperator.M_RESULTS, results);
         published.lazySet(WindowOperator.M_RETRACTIONS, retractions);
         published.lazySet(WindowOperator.M_LATE, lateElements);
-        published.lazySet(WindowOperator.M_TIMERS, armed);
+        published.lazySet(WindowOperator.M_TIMERS, due.armed());
     }
 
     @Override

@@ -1,0 +1,142 @@
+package io.cepheus.runtime.internal.window;
+
+import io.cepheus.runtime.internal.timer.KeyDueHeap;
+import io.cepheus.runtime.internal.timer.KeyDueWheel;
+import java.util.Arrays;
+
+/**
+ * When each key of a {@link SessionWindowOperator} is next due (one of its sessions fires or goes), checked
+ * lazily: a key has at most one entry that counts, never later than its real next due time, so an element that
+ * makes the due time later changes nothing here. Entries wait in a {@link KeyDueWheel} (coarse buckets of event
+ * time); when the watermark passes one, the key goes back to the wheel at its real due time if that is still ahead
+ * (the session grew since), or to a small {@link KeyDueHeap} of the keys due now, which hands them out in (time,
+ * key id) order: the order in which shard timers would fire them. An entry whose key was armed again at another
+ * time, or disarmed, is skipped when it comes out.
+ *
+ * <p>Both times of a key live in one dense array indexed by key id (two longs per key), not in the key's session
+ * object: re-checking a key whose session grew reads this small array instead of missing on the object.
+ *
+ * <p>Owned by the shard thread, like the operator that holds it.
+ */
+final class SessionDueTimes {
+
+    /** No entry counts for the key. */
+    static final long UNARMED = Long.MAX_VALUE;
+
+    /** At {@code 2 * id} the key's entry that counts (or {@link #UNARMED}), at {@code 2 * id + 1} its next due time. */
+    private long[] times = new long[128];
+    private final KeyDueWheel wheel;
+    private final KeyDueHeap dueNow = new KeyDueHeap();
+    private long armed;
+    private long polledTime;
+
+    /** @param wheel the buckets future entries wait in */
+    SessionDueTimes(KeyDueWheel wheel) {
+        this.wheel = wheel;
+        Arrays.fill(times, UNARMED);
+    }
+
+    /** Makes room for key ids below {@code ids}. */
+    void ensureKeys(int ids) {
+        if (2 * ids > times.length) {
+            int old = times.length;
+            times = Arrays.copyOf(times, Math.max(2 * ids, 2 * old));
+            Arrays.fill(times, old, times.length, UNARMED);
+        }
+    }
+
+    /** @return the time of the key's entry that counts, or {@link #UNARMED} */
+    long entry(int id) {
+        return times[2 * id];
+    }
+
+    /** Records the key's real next due time (after each element and firing), read when its entry comes out. */
+    void next(int id, long due) {
+        times[2 * id + 1] = due;
+    }
+
+    /** Arms the key at {@code time} if that is earlier than its entry that counts (or it has none). */
+    void armIfEarlier(int id, long time, long watermark) {
+        if (time < times[2 * id]) {
+            arm(id, time, watermark);
+        }
+    }
+
+    /**
+     * Makes {@code time} the key's entry that counts: in the wheel, or in the heap of keys due now if the watermark
+     * passed it.
+     */
+    void arm(int id, long time, long watermark) {
+        if (times[2 * id] == UNARMED) {
+            armed++;
+        }
+        times[2 * id] = time;
+        if (time <= watermark) {
+            dueNow.push(time, id);
+            return;
+        }
+        wheel.add(time, id);
+    }
+
+    /** The key holds nothing more: its entry, still in the wheel or heap, is skipped when it comes out. */
+    void disarm(int id) {
+        if (times[2 * id] != UNARMED) {
+            times[2 * id] = UNARMED;
+            armed--;
+        }
+    }
+
+    /** @return how many keys have an entry that counts */
+    long armed() {
+        return armed;
+    }
+
+    /**
+     * Takes the wheel's entries the watermark passed: a key whose next due time is still ahead goes back to the
+     * wheel at that time, one really due to the heap of keys due now ({@link #pollDue}).
+     */
+    void collectDue(long watermark) {
+        int n = wheel.takeDue(watermark);
+        for (int i = 0; i < n; i++) {
+            long time = wheel.takenTime(i);
+            int id = wheel.takenKey(i);
+            if (times[2 * id] != time) {
+                continue; // stale: the key was armed again at another time, or disarmed
+            }
+            long next = times[2 * id + 1]; // kept exact by the operator after each element and firing
+            times[2 * id] = next;
+            if (next > watermark) {
+                wheel.add(next, id);
+            } else {
+                dueNow.push(next, id);
+            }
+        }
+        wheel.trimTaken();
+    }
+
+    /**
+     * @return the next key due now, in (time, key id) order, its entry disarmed (its time: {@link #polledTime()});
+     *         -1 when none is left. A key armed again at or before the watermark meanwhile comes out again.
+     */
+    int pollDue() {
+        while (!dueNow.isEmpty()) {
+            long time = dueNow.peekTime();
+            int id = dueNow.peekKey();
+            dueNow.pop();
+            if (times[2 * id] != time) {
+                continue; // stale
+            }
+            times[2 * id] = UNARMED;
+            armed--;
+            polledTime = time;
+            return id;
+        }
+        dueNow.trim();
+        return -1;
+    }
+
+    /** @return the time of the entry {@link #pollDue} returned last */
+    long polledTime() {
+        return polledTime;
+    }
+}

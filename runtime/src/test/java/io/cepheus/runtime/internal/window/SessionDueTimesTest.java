@@ -1,0 +1,85 @@
+package io.cepheus.runtime.internal.window;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.cepheus.runtime.internal.timer.KeyDueWheel;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SessionDueTimesTest {
+
+    private final SessionDueTimes due = new SessionDueTimes(new KeyDueWheel(16, 64));
+
+    @Test
+    void keysComeOutInTimeThenKeyOrderOnceTheWatermarkPassesTheirEntry() {
+        due.ensureKeys(10);
+        arm(7, 500);
+        arm(3, 500);
+        arm(5, 200);
+        arm(9, 900);
+        assertEquals(List.of(), drain(100));
+        assertEquals(List.of("5@200", "3@500", "7@500"), drain(600));
+        assertEquals(1, due.armed(), "key 9 still waits");
+        assertEquals(List.of("9@900"), drain(1_000));
+        assertEquals(0, due.armed());
+    }
+
+    @Test
+    void anEntryWhoseKeyIsDueLaterGoesBackToTheWheelAtTheRealTime() {
+        due.ensureKeys(2);
+        arm(1, 300);
+        due.next(1, 800); // the session grew: the entry at 300 stays, the real due time moves on
+        assertEquals(List.of(), drain(400));
+        assertEquals(800, due.entry(1), "re-armed at the real due time");
+        assertEquals(List.of("1@800"), drain(800));
+    }
+
+    @Test
+    void onlyAnEarlierTimeReplacesTheEntryAndADisarmedKeyNeverComesOut() {
+        due.ensureKeys(3);
+        arm(0, 400);
+        due.armIfEarlier(0, 600, Long.MIN_VALUE);
+        assertEquals(400, due.entry(0), "a later time leaves the entry alone");
+        due.armIfEarlier(0, 250, Long.MIN_VALUE);
+        due.next(0, 250);
+        assertEquals(250, due.entry(0));
+        arm(2, 300);
+        due.disarm(2);
+        assertEquals(SessionDueTimes.UNARMED, due.entry(2));
+        assertEquals(List.of("0@250"), drain(1_000), "the stale entry at 400 and the disarmed key are skipped");
+    }
+
+    @Test
+    void aKeyArmedAtOrBeforeTheWatermarkWhileDrainingComesOutInTheSameDrain() {
+        due.ensureKeys(2);
+        arm(1, 100);
+        due.collectDue(500);
+        assertEquals(1, due.pollDue());
+        due.arm(1, 450, 500); // due again within this watermark, e.g. its removal
+        due.next(1, 450);
+        assertEquals(1, due.pollDue());
+        assertEquals(450, due.polledTime());
+        assertEquals(-1, due.pollDue());
+    }
+
+    @Test
+    void roomGrowsForNewKeyIdsUnarmed() {
+        due.ensureKeys(1_000);
+        assertEquals(SessionDueTimes.UNARMED, due.entry(999));
+    }
+
+    private void arm(int id, long time) {
+        due.arm(id, time, Long.MIN_VALUE);
+        due.next(id, time);
+    }
+
+    private List<String> drain(long watermark) {
+        List<String> out = new ArrayList<>();
+        due.collectDue(watermark);
+        for (int id = due.pollDue(); id >= 0; id = due.pollDue()) {
+            out.add(id + "@" + due.polledTime());
+        }
+        return out;
+    }
+}
