@@ -8,11 +8,9 @@ import io.cepheus.runtime.internal.timer.KeyDueWheel;
 import io.cepheus.runtime.internal.timer.TimerService;
 import io.cepheus.runtime.time.Clock;
 import io.cepheus.runtime.window.AccumulationMode;
-import io.cepheus.runtime.window.AggregateFunction;
 import io.cepheus.runtime.window.EventTimeSessionWindows;
 import io.cepheus.runtime.window.EventTimeTrigger;
 import io.cepheus.runtime.window.PurgingTrigger;
-import io.cepheus.runtime.window.ReduceFunction;
 import io.cepheus.runtime.window.TimeWindow;
 import io.cepheus.runtime.window.WindowAssigner;
 import java.io.DataInput;
@@ -80,8 +78,7 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
     private final WindowOutput<T, R> output;
     private final AtomicLongArray published;
     private final WindowAssigner<T> assigner;
-    private final ReduceFunction<T> reduce;
-    private final AggregateFunction<T, Object, R> aggregate;
+    private final IncrementalFunction<T, R> function;
     private final long lateness;
     private final boolean purging;
     private final boolean retracting;
@@ -145,8 +142,7 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
         this.output = output;
         this.published = published;
         this.assigner = spec.assigner();
-        this.reduce = spec.reduce();
-        this.aggregate = (AggregateFunction<T, Object, R>) spec.aggregate();
+        this.function = new IncrementalFunction<>(spec);
         this.lateness = spec.lateness();
         // made here, not on first use: a branch taken once per operator would be compiled as never taken, and
         // every new operator's first element would throw the compiled element path away
@@ -248,7 +244,7 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
             }
         }
         Object acc = st.acc;
-        Object updated = accumulate(acc, event);
+        Object updated = function.add(acc, event);
         if (updated != acc) { // an accumulator changed in place needs no store (nor the collector's card mark)
             st.acc = updated;
             if (acc == null) {
@@ -271,7 +267,7 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
         }
         long cleanup = cleanupTime(maxTs);
         due.armIfEarlier(id, cleanup, watermark);
-        R value = resultOf(updated);
+        R value = function.result(updated);
         if (retracting) {
             st.last = value;
         }
@@ -338,7 +334,7 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
         Object acc = l.acc[w];
         Object updated;
         try {
-            updated = accumulate(acc, event);
+            updated = function.add(acc, event);
         } catch (RuntimeException e) {
             if (fresh) { // the session was opened for this element and holds nothing
                 l.remove(w, w + 1);
@@ -366,7 +362,7 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
         due.armIfEarlier(id, next, watermark);
         settleList(id, st); // a merge may have left one session
         if (fireNow) {
-            R value = resultOf(updated);
+            R value = function.result(updated);
             if (retracting) {
                 setLast(st, w, value);
             }
@@ -411,7 +407,7 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
             }
             Object c = l.acc[idx];
             if (c != null) {
-                into = into == null ? c : combine(into, c);
+                into = into == null ? c : function.merge(into, c);
                 contents++;
             }
         }
@@ -429,21 +425,6 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
             accumulators -= contents - 1;
         }
         return i;
-    }
-
-    private Object accumulate(Object acc, T event) {
-        if (reduce != null) {
-            return acc == null ? event : reduce.reduce(cast(acc), event);
-        }
-        return aggregate.add(event, acc == null ? aggregate.createAccumulator() : acc);
-    }
-
-    private Object combine(Object into, Object from) {
-        return reduce != null ? reduce.reduce(cast(into), cast(from)) : aggregate.merge(into, from);
-    }
-
-    private R resultOf(Object acc) {
-        return reduce != null ? cast(acc) : aggregate.getResult(acc);
     }
 
     @SuppressWarnings("unchecked")
@@ -523,7 +504,7 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
             due.arm(id, cleanup, watermark);
         }
         if (fire) {
-            R value = resultOf(acc);
+            R value = function.result(acc);
             if (retracting && !gone) {
                 st.last = value;
             }
@@ -597,7 +578,7 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
             keyRelease.idle(id);
         }
         if (acc != null) {
-            R value = resultOf(acc);
+            R value = function.result(acc);
             if (retracting && at >= 0) {
                 setLast(st, at, value);
             }

@@ -6,10 +6,8 @@ import io.cepheus.runtime.internal.cep.KeyDictionary;
 import io.cepheus.runtime.internal.shard.ShardOperator;
 import io.cepheus.runtime.internal.timer.FiringCalendar;
 import io.cepheus.runtime.internal.timer.TimerService;
-import io.cepheus.runtime.window.AggregateFunction;
 import io.cepheus.runtime.window.EventTimeTrigger;
 import io.cepheus.runtime.window.PurgingTrigger;
-import io.cepheus.runtime.window.ReduceFunction;
 import io.cepheus.runtime.window.SlidingEventTimeWindows;
 import io.cepheus.runtime.window.TimeWindow;
 import io.cepheus.runtime.window.TumblingEventTimeWindows;
@@ -58,8 +56,7 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
     private final KeyDictionary keys;
     private final WindowOutput<T, R> output;
     private final AtomicLongArray published;
-    private final ReduceFunction<T> reduce;
-    private final AggregateFunction<T, Object, R> aggregate;
+    private final IncrementalFunction<T, R> function;
     private final SliceCombiner combiner;
     private final long size;
     private final long slide;
@@ -115,8 +112,7 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         this.keys = keys;
         this.output = output;
         this.published = published;
-        this.reduce = spec.reduce();
-        this.aggregate = (AggregateFunction<T, Object, R>) spec.aggregate();
+        this.function = new IncrementalFunction<>(spec);
         if (spec.assigner() instanceof TumblingEventTimeWindows<?> t) {
             size = t.size();
             slide = t.size();
@@ -129,8 +125,7 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         }
         this.g = gcd(size, slide);
         this.slicesPerWindow = size / g;
-        this.combiner = reduce != null ? SliceCombiner.of(SliceWindowOperator.<ReduceFunction<Object>>cast(reduce))
-                : SliceCombiner.of(aggregate);
+        this.combiner = function.combiner();
         this.keyRelease = KeyRelease.unlessTimersPending(keys, timers);
     }
 
@@ -197,11 +192,7 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         Object acc = st.value(k);
         Object updated;
         try {
-            if (reduce != null) {
-                updated = acc == null ? event : reduce.reduce(cast(acc), event);
-            } else {
-                updated = aggregate.add(event, acc == null ? aggregate.createAccumulator() : acc);
-            }
+            updated = function.add(acc, event);
         } catch (RuntimeException e) {
             deadLetters++;
             if (acc != null) {
@@ -223,11 +214,6 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
             calendar.schedule(id, fire); // an entry at the later time may stay: not due then, skipped
             st.timerAt = fire;
         }
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <X> X cast(Object o) {
-        return (X) o;
     }
 
     // ------------------------------------------------------------------ time
@@ -313,7 +299,7 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         if (acc == null) {
             return;
         }
-        R result = reduce != null ? cast(acc) : aggregate.getResult(acc);
+        R result = function.result(acc);
         long start = end - size + offset;
         TimeWindow window = new TimeWindow(start, end + offset);
         firings++;
