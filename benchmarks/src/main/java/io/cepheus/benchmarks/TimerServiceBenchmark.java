@@ -20,7 +20,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The timer service alone: the runtime's internal {@code TimerService} (heap of event-time timers with a hash
- * index), driven the way the CEP operator drives it for windowed patterns.
+ * index), driven the way the CEP operator drove it for windowed patterns before event-time expiry moved to lazy
+ * {@code KeyDueTimes} entries (processing-time CEP, window triggers and the temporal join still use it).
  *
  * <p>Isolates timer bookkeeping from matching: per event, its key's pending expiry timer is deleted and a new
  * one registered at {@code ts + window} (the operator moves a key's expiry whenever its oldest partial match

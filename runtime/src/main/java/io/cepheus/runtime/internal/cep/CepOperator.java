@@ -6,6 +6,8 @@ import io.cepheus.nfa.MatchSink;
 import io.cepheus.nfa.NfaMatcher;
 import io.cepheus.nfa.NfaOptions;
 import io.cepheus.nfa.NfaState;
+import io.cepheus.runtime.internal.timer.KeyDueTimes;
+import io.cepheus.runtime.internal.timer.KeyDueWheel;
 import io.cepheus.runtime.internal.timer.KeyTimer;
 import io.cepheus.runtime.internal.timer.TimerService;
 import java.util.Arrays;
@@ -21,9 +23,14 @@ import java.util.Comparator;
  *   <li>When the watermark advances, buffered events up to it are released in timestamp order (equal
  *       timestamps in arrival order, or by the tie-breaking comparator) to their key's NFA; then each key that
  *       received events is advanced to the watermark, as Flink does.</li>
- *   <li>Keys that received nothing still time out: each key with partial matches has one event-time timer,
- *       at {@link NfaState#expiryTime()}, in the shard's {@link TimerService} (namespace = this operator's id),
- *       so only keys whose windows actually close are visited, not every key at every watermark.</li>
+ *   <li>Keys that received nothing still time out: each key with partial matches has an entry in this
+ *       operator's {@link KeyDueTimes}, never later than its {@link NfaState#expiryTime()}, so only keys whose
+ *       windows actually close are visited, not every key at every watermark. An entry is lazy: matching moves
+ *       a key's expiry later on most events (its oldest partial match completes or dies), and a shard timer would
+ *       be deleted and registered again each time, a heap path of log n cache lines; here an entry that comes
+ *       out early is put back at the key's real expiry instead. Due keys come out in (expiry, key id) order, the
+ *       order shard timers would fire them. In processing time each key has one processing-time timer in the
+ *       shard's {@link TimerService} instead (namespace = this operator's id).</li>
  *   <li>A key with nothing left (no partial or held matches, buffered events or timers) gives its id back to
  *       the shard's {@link KeyDictionary}, so memory follows live state.</li>
  * </ul>
@@ -77,8 +84,10 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
     private long processingTime = Long.MIN_VALUE;
 
     private NfaState[] states = new NfaState[64];
-    /** Each key's expiry timer (event time, or processing time after {@link #inProcessingTime}). */
-    private KeyTimer expiryTimer;
+    /** In event time, when each key next expires (lazy entries; see the class comment). */
+    private final KeyDueTimes expiries;
+    /** Null in event time; in processing time, each key's expiry timer. */
+    private KeyTimer processingExpiryTimer;
     private long[] touchedStamp = new long[64];
     private int[] touched = new int[64];
     private int touchedCount;
@@ -103,7 +112,7 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
             Comparator<? super T> tieBreaker, KeyDictionary keys, TimerService timers, Output<T> output) {
         this.operatorId = operatorId;
         this.timerNamespace = io.cepheus.runtime.internal.shard.TimerNamespace.of(operatorId, 0);
-        this.expiryTimer = new KeyTimer(timers, timerNamespace, true);
+        this.expiries = new KeyDueTimes(wheelFor(pattern.windowMillis()));
         this.matcher = pattern.newMatcher(options);
         this.keys = keys;
         this.timers = timers;
@@ -130,7 +139,7 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
      */
     public void inProcessingTime(io.cepheus.runtime.time.Clock clock) {
         this.processingClock = java.util.Objects.requireNonNull(clock, "clock");
-        this.expiryTimer = new KeyTimer(timers, timerNamespace, false);
+        this.processingExpiryTimer = new KeyTimer(timers, timerNamespace, false);
     }
 
     @Override
@@ -221,7 +230,7 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
      */
     @Override
     public void onProcessingTimer(int id, long namespace, long timestamp, long now) {
-        if (id >= states.length || states[id] == null || !expiryTimer.fired(id, timestamp)) {
+        if (id >= states.length || states[id] == null || !processingExpiryTimer.fired(id, timestamp)) {
             return;
         }
         processingTime = Math.max(processingTime, now);
@@ -230,9 +239,22 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
         settle(id);
     }
 
-    /** Last half of a watermark: re-arms the timers of the keys that received events, frees idle keys. */
+    /**
+     * Last half of a watermark: advances the keys whose partial matches expired (in expiry, then key id order),
+     * then re-arms the expiry of the keys that received events and frees idle keys.
+     */
     @Override
     public void endWatermark() {
+        expiries.collectDue(watermark);
+        for (int id = expiries.pollDue(); id >= 0; id = expiries.pollDue()) {
+            NfaState state = states[id];
+            if (state == null || touchedStamp[id] == watermarkRound) {
+                continue; // a touched key was advanced already and is settled below
+            }
+            emitter.set(id, watermark);
+            matcher.advanceTime(state, watermark, emitter);
+            settle(id);
+        }
         for (int i = 0; i < touchedCount; i++) {
             settle(touched[i]);
         }
@@ -258,55 +280,60 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
     }
 
     /**
-     * One of this operator's expiry timers fired (the shard dispatches by namespace).
+     * An event-time timer of this operator's namespace fired. It registers none (event-time expiry is kept in
+     * {@link KeyDueTimes}), so one arriving means the shard's dispatch is broken.
      *
-     * @param id        the key id
-     * @param namespace this operator's id
-     * @param timestamp the timer's time
+     * @throws IllegalStateException always
      */
     @Override
     public void onTimer(int id, long namespace, long timestamp) {
-        if (namespace != timerNamespace) {
-            throw new IllegalStateException("timer of namespace " + namespace + " handed to operator " + operatorId);
-        }
-        if (id >= states.length || states[id] == null) {
-            return;
-        }
-        if (!expiryTimer.fired(id, timestamp)) {
-            return;
-        }
-        if (touchedStamp[id] != watermarkRound) {
-            long due = states[id].expiryTime();
-            if (due != Long.MAX_VALUE && due > timestamp) {
-                // an early timer kept by settle(): move it to the real expiry; if that is within this watermark
-                // it fires later in this same advance, in timestamp order with the other keys' timers
-                expiryTimer.moveTo(id, due);
-                return;
-            }
-            emitter.set(id, watermark);
-            matcher.advanceTime(states[id], watermark, emitter);
-            settle(id);
-        }
-        // a touched key was advanced already and is settled after the timers
+        throw new IllegalStateException("event-time timer (key id " + id + ", namespace " + namespace + ", time "
+                + timestamp + ") handed to CEP operator " + operatorId + ", which registers none");
     }
 
-    /** Puts the key's expiry timer where its state needs it, and frees the key when nothing is pending. */
+    /** Puts the key's expiry where its state needs it, and frees the key when nothing is pending. */
     private void settle(int id) {
         NfaState state = states[id];
         long due = state.expiryTime(); // Long.MAX_VALUE: nothing can expire
-        long at = expiryTimer.at(id);
-        // A later expiry keeps the earlier timer (it fires early and moves itself, see onTimer): matching moves
-        // a key's expiry forward on most events, and a heap delete plus insert per event cost more than an
-        // occasional early firing. An earlier expiry, or none, moves the timer at once.
-        boolean keepEarlierTimer = at != KeyTimer.NONE && due != Long.MAX_VALUE && due > at;
-        if (!keepEarlierTimer) {
-            expiryTimer.moveTo(id, due == Long.MAX_VALUE ? KeyTimer.NONE : due);
+        boolean expiryPending;
+        if (processingExpiryTimer == null) {
+            if (due == Long.MAX_VALUE) {
+                expiries.disarm(id); // an entry still in the wheel is skipped when it comes out
+            } else {
+                expiries.next(id, due);
+                expiries.armIfEarlier(id, due, watermark);
+            }
+            expiryPending = due != Long.MAX_VALUE;
+        } else {
+            expiryPending = settleProcessingTimer(id, due);
         }
-        if (state.isEmpty() && buffer.bufferedFor(id) == 0 && expiryTimer.at(id) == KeyTimer.NONE) {
+        if (!expiryPending && state.isEmpty() && buffer.bufferedFor(id) == 0) {
             states[id] = null;
             matcher.release(state); // recycled for the next new key: no allocation per short-lived key
             keyRelease.idle(id);
         }
+    }
+
+    /** @return whether the key keeps a processing-time timer */
+    private boolean settleProcessingTimer(int id, long due) {
+        long at = processingExpiryTimer.at(id);
+        // A later expiry keeps the earlier timer (it fires early and is re-armed by onProcessingTimer's settle): a
+        // heap delete plus insert per event cost more than an occasional early firing. An earlier expiry, or
+        // none, moves the timer at once.
+        boolean keepEarlierTimer = at != KeyTimer.NONE && due != Long.MAX_VALUE && due > at;
+        if (!keepEarlierTimer) {
+            processingExpiryTimer.moveTo(id, due == Long.MAX_VALUE ? KeyTimer.NONE : due);
+        }
+        return processingExpiryTimer.at(id) != KeyTimer.NONE;
+    }
+
+    /** Wheel slices of 1/256 of the pattern's window, enough buckets for four windows (a second by default). */
+    private static KeyDueWheel wheelFor(long window) {
+        long scale = window > 0 ? window : 1_000;
+        long width = Math.max(1, Long.highestOneBit(Math.max(1, scale / 256)));
+        long horizon = 4 * Math.min(scale, Long.MAX_VALUE / 8);
+        long buckets = Math.max(64, Math.min(4096, horizon / width));
+        return new KeyDueWheel(width, (int) buckets);
     }
 
     private NfaState stateOf(int id) {
@@ -314,6 +341,7 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
             int n = Math.max(id + 1, states.length * 2);
             states = Arrays.copyOf(states, n);
             touchedStamp = Arrays.copyOf(touchedStamp, n);
+            expiries.ensureKeys(n);
         }
         NfaState state = states[id];
         if (state == null) {

@@ -4,6 +4,7 @@ import io.cepheus.nfa.EventCodec;
 import io.cepheus.runtime.internal.cep.KeyDictionary;
 import io.cepheus.runtime.internal.shard.ShardOperator;
 import io.cepheus.runtime.internal.timer.KeyDueHeap;
+import io.cepheus.runtime.internal.timer.KeyDueTimes;
 import io.cepheus.runtime.internal.timer.KeyDueWheel;
 import io.cepheus.runtime.internal.timer.TimerService;
 import io.cepheus.runtime.time.Clock;
@@ -43,7 +44,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * small {@link KeyDueHeap} of the keys due at this watermark, which hands them out by time, then key id: the order
  * in which the shard's timers fire {@link WindowOperator}'s windows, so results come out in the same order. An
  * element that makes the due time earlier (a new, earlier session) adds a new entry; the old one is skipped when
- * it comes out, as the key's entry time no longer names it. {@link SessionDueTimes} keeps that bookkeeping (both
+ * it comes out, as the key's entry time no longer names it. {@link KeyDueTimes} keeps that bookkeeping (both
  * times of a key in one dense array, not in the key's object: the check of a key whose session grew reads that
  * small array instead of missing on the object); this class says when a key is due. No shard timer is
  * registered: the shard keeps a key while {@link #holds} says so, and this operator releases it when its last
@@ -91,7 +92,7 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
     private SessionList[] listPool = new SessionList[16];
     private int listsPooled;
     /** When each key is next due, checked lazily. */
-    private final SessionDueTimes due;
+    private final KeyDueTimes due;
 
     // ---- reused per element (single-threaded)
     private long assignedStart;
@@ -147,7 +148,7 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
         // made here, not on first use: a branch taken once per operator would be compiled as never taken, and
         // every new operator's first element would throw the compiled element path away
         long gap = ((EventTimeSessionWindows<T>) assigner).gap();
-        this.due = new SessionDueTimes(wheelFor(gap > 0 ? gap : DYNAMIC_GAP_SCALE));
+        this.due = new KeyDueTimes(wheelFor(gap > 0 ? gap : DYNAMIC_GAP_SCALE));
         this.purging = spec.trigger() instanceof PurgingTrigger;
         this.retracting = spec.mode() == AccumulationMode.ACCUMULATING_AND_RETRACTING;
         this.assignerContext = clock::millis;

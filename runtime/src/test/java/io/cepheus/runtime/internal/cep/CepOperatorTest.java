@@ -79,6 +79,45 @@ class CepOperatorTest {
     }
 
     @Test
+    void aKeyWhoseExpiryMovedLaterTimesOutAtItsRealExpiryNotAtTheEarlierOne() {
+        CepOperator<Ev> op = operator(orderThenShipment());
+        op.processElement("u1", new Ev("o1", 10), 10);
+        op.processWatermark(15); // expiry 110 armed
+        op.processElement("u1", new Ev("s1", 20), 20);
+        op.processElement("u1", new Ev("o2", 30), 30);
+        op.processWatermark(40); // o1 matched: the oldest partial match is now o2, expiring at 130
+        op.processWatermark(125);
+        assertEquals(List.of("u1 MATCH o1 s1 @20"), out.lines, "nothing expires at 110 any more");
+        op.processWatermark(130);
+        assertEquals(List.of("u1 MATCH o1 s1 @20", "u1 TIMEOUT o2 @130"), out.lines);
+        assertEquals(0, keys.size());
+    }
+
+    @Test
+    void keysExpiringAtOneWatermarkTimeOutInExpiryThenKeyIdOrder() {
+        CepOperator<Ev> op = operator(orderThenShipment());
+        op.processElement("u3", new Ev("o3", 10), 10);  // key id 0, expires at 110
+        op.processElement("u1", new Ev("o1", 20), 20);  // key id 1, expires at 120
+        op.processElement("u2", new Ev("o2", 10), 10);  // key id 2, expires at 110
+        op.processWatermark(50);
+        op.processWatermark(1_000);
+        assertEquals(List.of("u3 TIMEOUT o3 @110", "u2 TIMEOUT o2 @110", "u1 TIMEOUT o1 @120"), out.lines);
+        assertEquals(0, keys.size());
+    }
+
+    @Test
+    void aKeyTouchedAtTheWatermarkThatExpiresItTimesOutOnce() {
+        CepOperator<Ev> op = operator(orderThenShipment());
+        op.processElement("u1", new Ev("o1", 10), 10);
+        op.processWatermark(50);
+        op.processElement("u1", new Ev("x1", 150), 150); // releases with the watermark that expires o1
+        op.processWatermark(200);
+        assertEquals(List.of("u1 TIMEOUT o1 @110"), out.lines);
+        assertEquals(1, op.timeouts());
+        assertEquals(0, keys.size());
+    }
+
+    @Test
     void lateEventsAreReportedAndCountedNeverMatched() {
         CepOperator<Ev> op = operator(orderThenShipment());
         op.processElement("u1", new Ev("o1", 10), 10);

@@ -1,4 +1,4 @@
-package io.cepheus.runtime.internal.window;
+package io.cepheus.runtime.internal.timer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -7,9 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class SessionDueTimesTest {
+class KeyDueTimesTest {
 
-    private final SessionDueTimes due = new SessionDueTimes(new KeyDueWheel(16, 64));
+    private final KeyDueTimes due = new KeyDueTimes(new KeyDueWheel(16, 64));
 
     @Test
     void keysComeOutInTimeThenKeyOrderOnceTheWatermarkPassesTheirEntry() {
@@ -46,7 +46,7 @@ class SessionDueTimesTest {
         assertEquals(250, due.entry(0));
         arm(2, 300);
         due.disarm(2);
-        assertEquals(SessionDueTimes.UNARMED, due.entry(2));
+        assertEquals(KeyDueTimes.UNARMED, due.entry(2));
         assertEquals(List.of("0@250"), drain(1_000), "the stale entry at 400 and the disarmed key are skipped");
     }
 
@@ -66,7 +66,7 @@ class SessionDueTimesTest {
     @Test
     void roomGrowsForNewKeyIdsUnarmed() {
         due.ensureKeys(1_000);
-        assertEquals(SessionDueTimes.UNARMED, due.entry(999));
+        assertEquals(KeyDueTimes.UNARMED, due.entry(999));
     }
 
     private void arm(int id, long time) {

@@ -1,27 +1,29 @@
-package io.cepheus.runtime.internal.window;
+package io.cepheus.runtime.internal.timer;
 
-import io.cepheus.runtime.internal.timer.KeyDueHeap;
-import io.cepheus.runtime.internal.timer.KeyDueWheel;
 import java.util.Arrays;
 
 /**
- * When each key of a {@link SessionWindowOperator} is next due (one of its sessions fires or goes), checked
- * lazily: a key has at most one entry that counts, never later than its real next due time, so an element that
- * makes the due time later changes nothing here. Entries wait in a {@link KeyDueWheel} (coarse buckets of event
- * time); when the watermark passes one, the key goes back to the wheel at its real due time if that is still ahead
- * (the session grew since), or to a small {@link KeyDueHeap} of the keys due now, which hands them out in (time,
- * key id) order: the order in which shard timers would fire them. An entry whose key was armed again at another
- * time, or disarmed, is skipped when it comes out.
+ * When each key of an operator is next due (it has something to fire or to expire), checked lazily: a key has
+ * at most one entry that counts, never later than its real next due time, so an element that makes the due time
+ * later changes nothing here. Entries wait in a {@link KeyDueWheel} (coarse buckets of event time); when the
+ * watermark passes one, the key goes back to the wheel at its real due time if that is still ahead (it moved
+ * later since), or to a small {@link KeyDueHeap} of the keys due now, which hands them out in (time, key id)
+ * order: the order in which shard timers would fire them. An entry whose key was armed again at another time,
+ * or disarmed, is skipped when it comes out.
  *
- * <p>Both times of a key live in one dense array indexed by key id (two longs per key), not in the key's session
- * object: re-checking a key whose session grew reads this small array instead of missing on the object.
+ * <p>Used instead of one {@link TimerService} timer per key where a key's due time moves on most of its elements
+ * (a session that grows, a CEP key whose oldest partial match changes): a heap timer would be deleted and
+ * re-inserted each time, a path of log n cache lines, where this appends to one bucket now and then.
+ *
+ * <p>Both times of a key live in one dense array indexed by key id (two longs per key), not in the operator's
+ * per-key object: re-checking a key whose due time moved reads this small array instead of missing on the object.
  *
  * <p>Owned by the shard thread, like the operator that holds it.
  */
-final class SessionDueTimes {
+public final class KeyDueTimes {
 
     /** No entry counts for the key. */
-    static final long UNARMED = Long.MAX_VALUE;
+    public static final long UNARMED = Long.MAX_VALUE;
 
     /** At {@code 2 * id} the key's entry that counts (or {@link #UNARMED}), at {@code 2 * id + 1} its next due time. */
     private long[] times = new long[128];
@@ -31,13 +33,13 @@ final class SessionDueTimes {
     private long polledTime;
 
     /** @param wheel the buckets future entries wait in */
-    SessionDueTimes(KeyDueWheel wheel) {
+    public KeyDueTimes(KeyDueWheel wheel) {
         this.wheel = wheel;
         Arrays.fill(times, UNARMED);
     }
 
     /** Makes room for key ids below {@code ids}. */
-    void ensureKeys(int ids) {
+    public void ensureKeys(int ids) {
         if (2 * ids > times.length) {
             int old = times.length;
             times = Arrays.copyOf(times, Math.max(2 * ids, 2 * old));
@@ -46,17 +48,17 @@ final class SessionDueTimes {
     }
 
     /** @return the time of the key's entry that counts, or {@link #UNARMED} */
-    long entry(int id) {
+    public long entry(int id) {
         return times[2 * id];
     }
 
     /** Records the key's real next due time (after each element and firing), read when its entry comes out. */
-    void next(int id, long due) {
+    public void next(int id, long due) {
         times[2 * id + 1] = due;
     }
 
     /** Arms the key at {@code time} if that is earlier than its entry that counts (or it has none). */
-    void armIfEarlier(int id, long time, long watermark) {
+    public void armIfEarlier(int id, long time, long watermark) {
         if (time < times[2 * id]) {
             arm(id, time, watermark);
         }
@@ -66,7 +68,7 @@ final class SessionDueTimes {
      * Makes {@code time} the key's entry that counts: in the wheel, or in the heap of keys due now if the watermark
      * passed it.
      */
-    void arm(int id, long time, long watermark) {
+    public void arm(int id, long time, long watermark) {
         if (times[2 * id] == UNARMED) {
             armed++;
         }
@@ -79,7 +81,7 @@ final class SessionDueTimes {
     }
 
     /** The key holds nothing more: its entry, still in the wheel or heap, is skipped when it comes out. */
-    void disarm(int id) {
+    public void disarm(int id) {
         if (times[2 * id] != UNARMED) {
             times[2 * id] = UNARMED;
             armed--;
@@ -87,7 +89,7 @@ final class SessionDueTimes {
     }
 
     /** @return how many keys have an entry that counts */
-    long armed() {
+    public long armed() {
         return armed;
     }
 
@@ -95,7 +97,7 @@ final class SessionDueTimes {
      * Takes the wheel's entries the watermark passed: a key whose next due time is still ahead goes back to the
      * wheel at that time, one really due to the heap of keys due now ({@link #pollDue}).
      */
-    void collectDue(long watermark) {
+    public void collectDue(long watermark) {
         int n = wheel.takeDue(watermark);
         for (int i = 0; i < n; i++) {
             long time = wheel.takenTime(i);
@@ -118,7 +120,7 @@ final class SessionDueTimes {
      * @return the next key due now, in (time, key id) order, its entry disarmed (its time: {@link #polledTime()});
      *         -1 when none is left. A key armed again at or before the watermark meanwhile comes out again.
      */
-    int pollDue() {
+    public int pollDue() {
         while (!dueNow.isEmpty()) {
             long time = dueNow.peekTime();
             int id = dueNow.peekKey();
@@ -136,7 +138,7 @@ final class SessionDueTimes {
     }
 
     /** @return the time of the entry {@link #pollDue} returned last */
-    long polledTime() {
+    public long polledTime() {
         return polledTime;
     }
 }
