@@ -8,8 +8,14 @@ import java.util.Arrays;
  * later changes nothing here. Entries wait in a {@link KeyDueWheel} (coarse buckets of event time); when the
  * watermark passes one, the key goes back to the wheel at its real due time if that is still ahead (it moved
  * later since), or to a small {@link KeyDueHeap} of the keys due now, which hands them out in (time, key id)
- * order: the order in which shard timers would fire them. An entry whose key was armed again at another time,
- * or disarmed, is skipped when it comes out.
+ * order: the order in which shard timers would fire them. An entry whose key was armed again at another time is
+ * skipped when it comes out.
+ *
+ * <p>A key that has nothing due any more ({@link #disarm}) keeps its pending entry, parked: if the key (or the
+ * next key given its id) is armed again at or after that time before it comes out, the parked entry serves, as
+ * any early entry does, instead of a new one. Keys that empty and fill again often (a CEP key whose partial match
+ * dies on the next event, then starts again) so add one entry per horizon, not one per refill; a parked entry
+ * that comes out with nothing due is dropped.
  *
  * <p>Used instead of one {@link TimerService} timer per key where a key's due time moves on most of its elements
  * (a session that grows, a CEP key whose oldest partial match changes): a heap timer would be deleted and
@@ -31,6 +37,8 @@ public final class KeyDueTimes {
     private final KeyDueHeap dueNow = new KeyDueHeap();
     private long armed;
     private long polledTime;
+    /** The watermark of the latest {@link #collectDue}. */
+    private long collectedAt = Long.MIN_VALUE;
 
     /** @param wheel the buckets future entries wait in */
     public KeyDueTimes(KeyDueWheel wheel) {
@@ -47,12 +55,15 @@ public final class KeyDueTimes {
         }
     }
 
-    /** @return the time of the key's entry that counts, or {@link #UNARMED} */
+    /** @return the time of the key's pending entry (parked or not), or {@link #UNARMED} */
     public long entry(int id) {
         return times[2 * id];
     }
 
-    /** Records the key's real next due time (after each element and firing), read when its entry comes out. */
+    /**
+     * Records the key's real next due time (after each element and firing), read when its entry comes out;
+     * {@link #UNARMED} for nothing due, as {@link #disarm}.
+     */
     public void next(int id, long due) {
         times[2 * id + 1] = due;
     }
@@ -80,15 +91,15 @@ public final class KeyDueTimes {
         wheel.add(time, id);
     }
 
-    /** The key holds nothing more: its entry, still in the wheel or heap, is skipped when it comes out. */
+    /**
+     * The key has nothing due: its pending entry, if any, stays parked (see the class comment) and is dropped
+     * when it comes out with nothing due.
+     */
     public void disarm(int id) {
-        if (times[2 * id] != UNARMED) {
-            times[2 * id] = UNARMED;
-            armed--;
-        }
+        times[2 * id + 1] = UNARMED;
     }
 
-    /** @return how many keys have an entry that counts */
+    /** @return how many keys have a pending entry, parked ones included */
     public long armed() {
         return armed;
     }
@@ -103,17 +114,20 @@ public final class KeyDueTimes {
             long time = wheel.takenTime(i);
             int id = wheel.takenKey(i);
             if (times[2 * id] != time) {
-                continue; // stale: the key was armed again at another time, or disarmed
+                continue; // stale: the key was armed again at another time
             }
             long next = times[2 * id + 1]; // kept exact by the operator after each element and firing
             times[2 * id] = next;
-            if (next > watermark) {
+            if (next == UNARMED) {
+                armed--; // a parked entry that nothing took up
+            } else if (next > watermark) {
                 wheel.add(next, id);
             } else {
                 dueNow.push(next, id);
             }
         }
         wheel.trimTaken();
+        collectedAt = Math.max(collectedAt, watermark);
     }
 
     /**
@@ -128,8 +142,17 @@ public final class KeyDueTimes {
             if (times[2 * id] != time) {
                 continue; // stale
             }
+            long next = times[2 * id + 1];
+            if (next != UNARMED && next > collectedAt) {
+                times[2 * id] = next; // parked, then taken up by a later time before it came out
+                wheel.add(next, id);
+                continue;
+            }
             times[2 * id] = UNARMED;
             armed--;
+            if (next == UNARMED) {
+                continue; // parked, nothing took it up
+            }
             polledTime = time;
             return id;
         }

@@ -46,8 +46,39 @@ class KeyDueTimesTest {
         assertEquals(250, due.entry(0));
         arm(2, 300);
         due.disarm(2);
-        assertEquals(KeyDueTimes.UNARMED, due.entry(2));
+        assertEquals(300, due.entry(2), "parked");
         assertEquals(List.of("0@250"), drain(1_000), "the stale entry at 400 and the disarmed key are skipped");
+        assertEquals(KeyDueTimes.UNARMED, due.entry(2), "a parked entry nothing took up is dropped");
+        assertEquals(0, due.armed());
+    }
+
+    @Test
+    void aParkedEntryServesALaterArmOfTheKeyInsteadOfANewEntry() {
+        due.ensureKeys(2);
+        arm(1, 300);
+        due.disarm(1);
+        due.armIfEarlier(1, 700, Long.MIN_VALUE); // e.g. the key's state emptied, then filled again
+        due.next(1, 700);
+        assertEquals(300, due.entry(1), "the parked entry serves");
+        assertEquals(1, due.armed());
+        assertEquals(List.of(), drain(500), "it comes out early and goes back at the real time");
+        assertEquals(700, due.entry(1));
+        assertEquals(List.of("1@700"), drain(800));
+        assertEquals(0, due.armed());
+    }
+
+    @Test
+    void aParkedEntryTakenUpWhileDueNowGoesBackToTheWheelWhenTheNewTimeIsAhead() {
+        due.ensureKeys(2);
+        due.arm(1, 100, 500); // at or before the watermark: due now
+        due.next(1, 100);
+        due.disarm(1);
+        due.armIfEarlier(1, 900, 500);
+        due.next(1, 900);
+        due.collectDue(500);
+        assertEquals(-1, due.pollDue(), "not due at 500");
+        assertEquals(900, due.entry(1));
+        assertEquals(List.of("1@900"), drain(1_000));
     }
 
     @Test
