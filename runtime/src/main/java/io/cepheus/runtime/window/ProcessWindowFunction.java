@@ -35,7 +35,11 @@ public interface ProcessWindowFunction<IN, OUT> {
         /** @return the current processing time */
         long currentProcessingTime();
 
-        /** @return state of this key and window, cleared with the window */
+        /**
+         * @return state of this key and window, cleared with the window
+         * @throws UnsupportedOperationException with a merging assigner (sessions), as in Flink: a merge would have
+         *                                       to combine the states of the windows it replaces
+         */
         KeyedStateStore windowState();
 
         /** @return state of this key across its windows, kept until removed */

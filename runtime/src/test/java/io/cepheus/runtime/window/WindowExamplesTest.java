@@ -318,6 +318,34 @@ class WindowExamplesTest {
     }
 
     @Test
+    void perWindowStateIsRejectedWithAMergingAssignerAsInFlink() {
+        CepEngine<Ev> engine = engine(new ManualClock());
+        List<String> out = new ArrayList<>();
+        engine.keyBy(Ev::key).window(EventTimeSessionWindows.withGap(Duration.ofSeconds(1)))
+                .process(new ProcessWindowFunction<Ev, String>() {
+                    @Override
+                    public void process(Object key, Context ctx, Iterable<Ev> elements, Collector<String> o) {
+                        o.collect(ctx.window() + " " + ctx.globalState().get("seen"));
+                        ctx.windowState().put("firings", 1);
+                    }
+                })
+                .results((k, w, r, ts) -> out.add(r));
+        Producer<Ev> in = engine.newProducer();
+        CepTestHarness<Ev> h = CepTestHarness.start(engine);
+        in.send(new Ev("a", 1, 100));
+        in.watermark(5_000);
+        RuntimeException e = assertThrows(RuntimeException.class, h::runUntilIdle);
+        Throwable cause = e;
+        while (!(cause instanceof UnsupportedOperationException) && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        assertTrue(cause instanceof UnsupportedOperationException, e.toString());
+        assertTrue(cause.getMessage().contains("per-window state is not allowed with a merging window assigner"),
+                cause.getMessage());
+        assertEquals(List.of("[100,1100) null"), out, "the function ran up to the call");
+    }
+
+    @Test
     void processWindowFunctionHasWindowStateGlobalStateAndSideOutputs() {
         CepEngine<Ev> engine = engine(new ManualClock());
         OutputTag<String> audit = OutputTag.of("audit", String.class);

@@ -6,6 +6,7 @@ import io.cepheus.runtime.window.AccumulationMode;
 import io.cepheus.runtime.window.Collector;
 import io.cepheus.runtime.window.Evictor;
 import io.cepheus.runtime.window.KeyedStateStore;
+import io.cepheus.runtime.window.MergingWindowAssigner;
 import io.cepheus.runtime.window.ProcessWindowFunction;
 import io.cepheus.runtime.window.Window;
 import java.util.ArrayList;
@@ -171,6 +172,12 @@ final class WindowEmitter<T, V, R> {
 
         @Override
         public KeyedStateStore windowState() {
+            if (spec.assigner() instanceof MergingWindowAssigner) {
+                // as Flink: a merge would have to combine the states of the windows it replaces
+                throw new UnsupportedOperationException("per-window state is not allowed with a merging window"
+                        + " assigner (" + spec.assigner() + ", window " + w.window + "); keep state across a key's"
+                        + " windows in globalState()");
+            }
             if (w.windowState == null) {
                 w.windowState = new MapStore();
             }
