@@ -13,8 +13,8 @@ import java.util.Arrays;
  * window merges every session it overlaps or touches into their cover, whose contents are combined in creation
  * order (the order {@link WindowOperator} keeps its windows in) after each merged session's result is withdrawn
  * (accumulating-and-retracting mode); a window touching none is a new session, unless it is past cleanup. The
- * sessions never overlap, so the list is sorted by start and by end, and the ones a window touches are found by a
- * binary search. When sessions merge or go and one is left, it moves back to the {@link KeySessions} fields
+ * sessions never overlap, so the list is sorted by start and by end: a binary search finds the first one a window
+ * touches. When sessions merge or go and one is left, it moves back to the {@link KeySessions} fields
  * ({@link SingleSessionPath}), and the list is pooled for the next key that needs one.
  *
  * <p>Owned by the shard thread, like the operator that holds it.
@@ -24,7 +24,7 @@ import java.util.Arrays;
  */
 final class SessionListPath<T, R> {
 
-    /** Lists kept for reuse at most (a burst of keys with several sessions leaves no more garbage than this). */
+    /** Lists kept for reuse at most; more go to the collector (a burst of keys with lists pins no memory). */
     private static final int MAX_POOLED = 1024;
 
     private final SessionWindowOperator<T, R> operator;
