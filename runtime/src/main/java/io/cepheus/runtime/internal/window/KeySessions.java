@@ -2,10 +2,10 @@ package io.cepheus.runtime.internal.window;
 
 /**
  * One key's session windows in {@link SessionWindowOperator}. A key usually has one open session: it lives in
- * this object's fields, so that the element path reads and writes one small object (plus the accumulator). A key
- * with several sessions at once (a new session opens before the previous one is removed, or an out-of-order
- * element opens an earlier one) keeps all of them in a {@link SessionList} instead, and the fields describing a
- * single session are unused until it is back to one.
+ * this object's fields, so that the element path ({@link SingleSessionPath}) reads and writes one small object
+ * (plus the accumulator). A key with several sessions at once (a new session opens before the previous one is
+ * removed, or an out-of-order element opens an earlier one) keeps all of them in a {@link SessionList} instead
+ * ({@link SessionListPath}), and the fields describing a single session are unused until it is back to one.
  *
  * <p>Owned by the shard thread, like the operator that holds it.
  */

@@ -5,7 +5,8 @@ import java.util.Arrays;
 /**
  * The sessions of one key that has several at once ({@link KeySessions}), sorted by start. Sessions of a key never
  * overlap or touch (those that do are merged), so they are sorted by end too. Each has a creation number: merged
- * contents are combined in creation order, the order {@link WindowOperator} keeps its windows in.
+ * contents are combined in creation order, the order {@link WindowOperator} keeps its windows in. The merging itself
+ * is {@link SessionListPath}'s.
  *
  * <p>Owned by the shard thread, like the operator that holds it.
  */
