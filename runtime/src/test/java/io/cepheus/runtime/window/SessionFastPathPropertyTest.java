@@ -30,8 +30,9 @@ import org.junit.jupiter.api.Test;
  * functions (contents merge in the same order), several keys, one or two shards. The general operator runs the
  * same configuration behind a trigger that forwards to {@link EventTimeTrigger} (the same behaviour, but not the
  * default trigger, so the engine does not take the fast path). After every input token the emitted lines must be
- * equal in order, and the counters (windows, accumulators, keys, firings, results, retractions, late elements)
- * equal; after the final watermark nothing may be left.
+ * equal in order (per key when another window operator shares the shard), and the counters (windows,
+ * accumulators, keys, firings, results, retractions, late elements) equal; after the final watermark nothing may
+ * be left.
  */
 class SessionFastPathPropertyTest {
 
@@ -43,7 +44,8 @@ class SessionFastPathPropertyTest {
 
     /**
      * One random configuration; {@code neighbour}: a general tumbling-window operator on the same keys and shards
-     * (with shard timers), so that keys are released only when both operators are done with them.
+     * (with shard timers), so that keys are released only when both operators are done with them. Results are
+     * then compared per key: the two engines may give keys different ids (see {@code KeyDictionary}).
      */
     record Config(long gap, boolean dynamic, long lateness, String function, AccumulationMode mode, int shards,
             boolean neighbour) {
@@ -180,7 +182,14 @@ class SessionFastPathPropertyTest {
                 p.watermark((Long) t);
             }
             h.runUntilIdle();
-            groups.add(new ArrayList<>(out));
+            List<String> group = new ArrayList<>(out);
+            if (c.neighbour()) {
+                // key ids are reused last freed, first out, and the neighbour's timers release keys at other moments
+                // than the session operator does, so ids - and the order of equal-time results across keys - may
+                // differ between the two engines; each key's own results must still come in the same order
+                group.sort(java.util.Comparator.comparing(line -> line.split(" ")[1]));
+            }
+            groups.add(group);
             out.clear();
             WindowMetrics m = results.metrics();
             counters.add(List.of(m.windows(), m.accumulators(), m.keys(), m.firings(), m.results(), m.retractions(),

@@ -15,6 +15,12 @@ import java.util.Objects;
  * slot with {@code equals}, which loads the stored key object, a cache miss per lookup once there are many keys
  * (13% of a shard's time on W2 before this); the primitive maps compare values held in their own arrays.
  *
+ * <p>Ids are reused last freed, first out. So ids, and with them the order of equal-time results across keys
+ * (timers and due keys are ordered by time, then key id), depend on the order in which a shard's operators released
+ * keys: two engines with the same keys but different operators beside them may order such results differently.
+ * Handing out the smallest free id instead would make that order depend on the live keys only, but measured 20-30%
+ * slower on W1, whose keys are released and recreated on most events (a cold id's slots in every per-key array).
+ *
  * <p>Owned by the shard's worker thread.
  */
 public final class KeyDictionary {
@@ -36,7 +42,8 @@ public final class KeyDictionary {
 
     /**
      * @param key a key, not null
-     * @return its id, assigning the smallest free id to a new key
+     * @return its id; a new key gets the most recently freed id (its slots in per-key arrays are the ones still in
+     *         cache), else the next never-used one
      */
     public int idOf(Object key) {
         if (key instanceof Integer i) {

@@ -22,6 +22,21 @@ class KeyDictionaryTest {
     }
 
     @Test
+    void theMostRecentlyFreedIdIsReusedFirst() {
+        KeyDictionary d = new KeyDictionary();
+        for (int i = 0; i < 200; i++) {
+            d.idOf(i);
+        }
+        d.release(2);
+        d.release(130);
+        d.release(64);
+        assertEquals(64, d.idOf("x"));
+        assertEquals(130, d.idOf("y"));
+        assertEquals(2, d.idOf("z"));
+        assertEquals(200, d.idOf("w"), "no free id left: a new one");
+    }
+
+    @Test
     void aMillionShortLivedKeysNeedFewIds() {
         KeyDictionary d = new KeyDictionary();
         for (int i = 0; i < 1_000_000; i++) {
