@@ -87,7 +87,14 @@ final class SingleSessionPath<T, R> {
             }
             return;
         }
-        // late firing: the watermark passed the session's end already (allowed lateness)
+        fireLate(key, st, id, updated, maxTs, watermark);
+    }
+
+    /**
+     * A late firing: the watermark passed the session's end already (allowed lateness). Rare, so kept out of
+     * {@link #add}, which stays small enough to be inlined into the operator's element path.
+     */
+    private void fireLate(Object key, KeySessions st, int id, Object acc, long maxTs, long watermark) {
         Object previous = st.last;
         if (purging) {
             st.acc = null;
@@ -95,7 +102,7 @@ final class SingleSessionPath<T, R> {
         }
         long cleanup = operator.cleanupTime(maxTs);
         due.armIfEarlier(id, cleanup, watermark);
-        R value = function.result(updated);
+        R value = function.result(acc);
         if (retracting) {
             st.last = value;
         }
