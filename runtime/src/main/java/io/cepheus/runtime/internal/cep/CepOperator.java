@@ -327,9 +327,13 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
         return processingExpiryTimer.at(id) != KeyTimer.NONE;
     }
 
-    /** Wheel slices of 1/256 of the pattern's window, enough buckets for four windows (a second by default). */
+    /**
+     * Wheel slices of 1/256 of the pattern's window, enough buckets for four windows. A pattern without a
+     * whole-pattern window expires only through a stage's gap ({@code PREVIOUS_AND_CURRENT}), of unknown length
+     * here: a minute's scale keeps later-lap entries (re-checked once per lap) rare for gaps up to minutes.
+     */
     private static KeyDueWheel wheelFor(long window) {
-        long scale = window > 0 ? window : 1_000;
+        long scale = window > 0 ? window : 60_000;
         long width = Math.max(1, Long.highestOneBit(Math.max(1, scale / 256)));
         long horizon = 4 * Math.min(scale, Long.MAX_VALUE / 8);
         long buckets = Math.max(64, Math.min(4096, horizon / width));
