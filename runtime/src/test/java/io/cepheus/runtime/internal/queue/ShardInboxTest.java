@@ -54,6 +54,31 @@ class ShardInboxTest {
         }
     }
 
+    /** Waits like a backoff; signals its first idle step, and can count the idle steps from a point on. */
+    private static final class CountingIdle implements IdleStrategy {
+        final CountDownLatch waiting = new CountDownLatch(1);
+        private final IdleStrategy delegate = IdleStrategy.backoff(10, 2, 1_000, 100_000);
+        private volatile CountDownLatch next = new CountDownLatch(0);
+
+        CountDownLatch countNext(int steps) {
+            CountDownLatch latch = new CountDownLatch(steps);
+            next = latch;
+            return latch;
+        }
+
+        @Override
+        public void idle(int workCount) {
+            waiting.countDown();
+            next.countDown();
+            delegate.idle(workCount);
+        }
+
+        @Override
+        public void reset() {
+            delegate.reset();
+        }
+    }
+
     /** Runs {@code put} on a new thread, recording what it threw and counting down {@code done} after it. */
     private static final class Putter {
         final CountDownLatch done = new CountDownLatch(1);
@@ -209,6 +234,29 @@ class ShardInboxTest {
         assertNull(putter.thrown.get());
         inbox.drain(out::add, 10);
         assertEquals(List.of(0, 1, 42), out);
+    }
+
+    @Test
+    void aBlockedPutWaitsForAnEighthOfTheInboxToBeFreeNotOneSlot() throws InterruptedException {
+        ShardInbox<Integer> inbox = full(16); // resumes at 14 queued or fewer
+        CountingIdle idle = new CountingIdle();
+        Putter putter = new Putter(inbox, 42, idle);
+        await(idle.waiting, "the put to find the inbox full");
+
+        List<Integer> out = new ArrayList<>();
+        assertEquals(1, inbox.drain(out::add, 1));
+        CountDownLatch moreIdling = idle.countNext(50);
+        await(moreIdling, "the put to idle 50 more times with one slot free");
+        assertEquals(1, putter.done.getCount(), "the put took the one free slot");
+        assertEquals(15, inbox.size());
+
+        assertEquals(1, inbox.drain(out::add, 1));
+        await(putter.done, "the put to complete once two slots were free");
+        join(putter.thread);
+        assertNull(putter.thrown.get());
+        inbox.drain(out::add, 100);
+        assertEquals(42, out.get(out.size() - 1));
+        assertEquals(17, out.size());
     }
 
     @Test
