@@ -15,6 +15,10 @@ import io.cepheus.nfa.testing.PropertySeeds;
 import io.cepheus.pattern.AfterMatchSkipStrategy;
 import io.cepheus.pattern.Pattern;
 import io.cepheus.pattern.WithinType;
+import io.cepheus.runtime.CepEngine;
+import io.cepheus.runtime.CepTestHarness;
+import io.cepheus.runtime.Producer;
+import io.cepheus.runtime.ShardMetrics;
 import io.cepheus.runtime.internal.timer.TimerService;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,13 +40,14 @@ import org.junit.jupiter.api.Test;
  * <p>Random out-of-order streams over 1-4 keys with watermarks in between (some events late), patterns with
  * timeouts, a trailing {@code notFollowedBy}, loops and both window types; windows from a few ms to 100 s, so the
  * expiry wheel's slices are 1 ms to 256 ms wide and entries come out early, late in a slice, or a lap later.
- * After the final watermark the operator holds nothing and knows no key.
+ * After the final watermark the operator holds nothing and knows no key. A second property runs two such patterns
+ * on one keyed stream through the engine (1-3 shards), where they share each shard's key dictionary.
  */
 class CepOperatorPropertyTest {
 
     private static final long SEED = PropertySeeds.seed(0xCE90E7A1L);
 
-    private record Ev(String name, long ts) {
+    private record Ev(String key, String name, long ts) {
         char kind() {
             return name.charAt(0);
         }
@@ -53,6 +58,72 @@ class CepOperatorPropertyTest {
         PropertySeeds.reportingSeed(SEED, "runtime", "CepOperatorPropertyTest", () ->
                 qt().withFixedSeed(SEED).withExamples(500).forAll(longs().all())
                         .checkAssert(s -> check(new Random(s))));
+    }
+
+    /**
+     * Two patterns on one keyed stream through the engine (1-3 shards, one producer, explicit watermarks): they
+     * share each shard's key dictionary, so a key is released only when both are done with it, and each keeps its
+     * own expiry entries. Each pattern's output per key must equal the reference's for that pattern alone.
+     */
+    @Test
+    void twoPatternsSharingTheEngineEachMatchAsAlone() {
+        PropertySeeds.reportingSeed(SEED, "runtime", "CepOperatorPropertyTest", () ->
+                qt().withFixedSeed(SEED).withExamples(150).forAll(longs().all())
+                        .checkAssert(s -> checkEngine(new Random(s))));
+    }
+
+    private static void checkEngine(Random rnd) {
+        int scale = rnd.nextInt(3) == 0 ? 1 + rnd.nextInt(10_000) : 1;
+        CompiledPattern<Ev>[] compiled = new CompiledPattern[2];
+        PerKey[] actual = {new PerKey(), new PerKey()};
+        Reference[] references = new Reference[2];
+        CepEngine<Ev> engine = CepEngine.<Ev>builder().shards(1 + rnd.nextInt(3)).build();
+        io.cepheus.runtime.KeyedStream<Ev> keyed = engine.keyBy(Ev::key);
+        for (int p = 0; p < 2; p++) {
+            long window = (1 + rnd.nextInt(10)) * (long) scale;
+            compiled[p] = NfaCompiler.compile(pattern(rnd.nextInt(5), Duration.ofMillis(window)));
+            references[p] = new Reference(compiled[p]);
+            PerKey out = actual[p];
+            keyed.pattern(compiled[p].pattern())
+                    .select(out::match).timeouts(out::timeout).lateEvents(out::late);
+        }
+        Producer<Ev> producer = engine.newProducer();
+        CepTestHarness<Ev> harness = CepTestHarness.start(engine);
+        int keyCount = 1 + rnd.nextInt(6);
+        long base = 0;
+        int count = rnd.nextInt(80);
+        for (int i = 0; i < count; i++) {
+            if (rnd.nextInt(5) == 0) {
+                base += rnd.nextInt(6) * (long) scale;
+                long w = base + (rnd.nextInt(5) - 2L) * scale;
+                producer.watermark(w);
+                for (Reference r : references) {
+                    r.watermark(w);
+                }
+            } else {
+                String key = "k" + rnd.nextInt(keyCount);
+                long ts = Math.max(0, base + (rnd.nextInt(10) - 3L) * scale + rnd.nextInt(Math.min(scale, 5)));
+                Ev ev = new Ev(key, "abcx".charAt(rnd.nextInt(4)) + String.valueOf(i), ts);
+                producer.send(ev, ts);
+                for (Reference r : references) {
+                    r.element(key, ev, ts);
+                }
+            }
+            harness.runUntilIdle();
+        }
+        producer.watermark(Long.MAX_VALUE);
+        harness.runUntilIdle();
+        for (Reference r : references) {
+            r.watermark(Long.MAX_VALUE);
+        }
+        for (int p = 0; p < 2; p++) {
+            assertEquals(references[p].out.lines, actual[p].lines, "pattern " + p + " per key, " + compiled[p]);
+        }
+        if (compiled[0].windowMillis() > 0 && compiled[1].windowMillis() > 0) {
+            long keysLeft = engine.metrics().shards().stream().mapToLong(ShardMetrics::keys).sum();
+            assertEquals(0, keysLeft, "no key is known after the final watermark");
+        }
+        harness.close();
     }
 
     private static Pattern<Ev> pattern(int shape, Duration window) {
@@ -97,7 +168,7 @@ class CepOperatorPropertyTest {
             } else {
                 String key = "k" + rnd.nextInt(keyCount);
                 long ts = Math.max(0, base + (rnd.nextInt(10) - 3L) * scale + rnd.nextInt(Math.min(scale, 5)));
-                Ev ev = new Ev("abcx".charAt(rnd.nextInt(4)) + String.valueOf(i), ts);
+                Ev ev = new Ev(key, "abcx".charAt(rnd.nextInt(4)) + String.valueOf(i), ts);
                 op.processElement(key, ev, ts);
                 reference.element(key, ev, ts);
             }
