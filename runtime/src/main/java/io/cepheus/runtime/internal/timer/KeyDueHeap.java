@@ -5,8 +5,9 @@ import java.util.Arrays;
 /**
  * A min-heap of (time, key id) entries, smallest time first, then smallest key id: the order in which the shard's
  * {@link TimerService} fires per-key timers of one namespace. For an operator that keeps each key's due time
- * itself and wants its due keys in that order without one shard timer per key (the session window operator puts
- * the keys due at a watermark here, after {@link KeyDueWheel} found them).
+ * itself and wants its due keys in that order without one shard timer per key ({@link KeyDueTimes}, behind the
+ * session window fast path and the CEP operator's event-time expiry, puts the keys due at a watermark here, after
+ * {@link KeyDueWheel} found them).
  *
  * <p>Design: entries are never looked up, moved or deleted, so there is no hash index (unlike {@link TimerQueue});
  * the owner remembers the one entry per key that counts and skips the others ("stale") when they come out. Each
