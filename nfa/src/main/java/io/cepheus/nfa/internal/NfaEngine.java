@@ -7,6 +7,7 @@ import io.cepheus.nfa.NfaState;
 import io.cepheus.nfa.PartialMatchLimitException;
 import io.cepheus.pattern.AfterMatchSkipStrategy;
 import io.cepheus.pattern.Condition;
+import io.cepheus.pattern.SimpleCondition;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -76,6 +77,10 @@ public final class NfaEngine<T> {
     private boolean[] nextInherits = new boolean[16];
     /** Whether old partial match i handed its buffer reference to a successor (so it is not released). */
     private boolean[] oldInherited = new boolean[16];
+    /** How many new partial matches inherit their reference (commit locks none when all do; -1: unknown). */
+    private int inheritingNew;
+    /** How many old partial matches handed their reference on (commit releases none when all did). */
+    private int inheritedOld;
     private int branchOrigin;
     /** How the partial match being branched passed on its buffer reference, if it did. */
     private byte branchInherit;
@@ -117,6 +122,9 @@ public final class NfaEngine<T> {
     // condition cache: a simple atom is valid for the event, an iterative one for one partial match
     private final long[] atomStamp;
     private final boolean[] atomValue;
+    /** The atoms that are {@link SimpleCondition}s, called through {@code filter} directly (one interface
+     *  dispatch per evaluation instead of two: {@code test} would only forward to it); null for the others. */
+    private final SimpleCondition<T>[] simpleAtoms;
     private long stampCounter;
     private long eventStamp;
     private long partialStamp;
@@ -157,6 +165,14 @@ public final class NfaEngine<T> {
         this.atomStamp = new long[program.atoms.length];
         this.atomValue = new boolean[program.atoms.length];
         Arrays.fill(atomStamp, -1);
+        @SuppressWarnings("unchecked")
+        SimpleCondition<T>[] simple = new SimpleCondition[program.atoms.length];
+        for (int i = 0; i < simple.length; i++) {
+            if (program.atoms[i] instanceof SimpleCondition<T> sc) {
+                simple[i] = sc;
+            }
+        }
+        this.simpleAtoms = simple;
     }
 
     private static final int POOL_LIMIT = 4096;
@@ -355,6 +371,18 @@ public final class NfaEngine<T> {
     /** {@link #earliestExpiry(KeyState)} of the first {@code n} partial matches of a scratch array. */
     private long earliestExpiry(long[] pm, int n) {
         long earliest = Long.MAX_VALUE;
+        if (timeCanExpire && !program.anyGap) {
+            // only the whole-pattern window: the earliest start decides (no per-state gap to look up)
+            long firstStart = Long.MAX_VALUE;
+            boolean any = false;
+            for (int at = 0; at < n * KeyState.STRIDE; at += KeyState.STRIDE) {
+                if (KeyState.stateOf(pm[at + KeyState.STATE_ENTRY]) != program.startState) {
+                    firstStart = Math.min(firstStart, pm[at + KeyState.START_TIME]);
+                    any = true;
+                }
+            }
+            return any ? saturatedAdd(firstStart, program.window) : Long.MAX_VALUE;
+        }
         if (timeCanExpire) {
             for (int at = 0; at < n * KeyState.STRIDE; at += KeyState.STRIDE) {
                 earliest = Math.min(earliest, expiryOf(pm[at + KeyState.STATE_ENTRY], pm[at + KeyState.START_TIME],
@@ -442,6 +470,8 @@ public final class NfaEngine<T> {
         newCount = 0;
         matchCount = 0;
         createdCount = 0;
+        inheritingNew = 0;
+        inheritedOld = 0;
         try {
             if (oldInherited.length < st.count) {
                 oldInherited = new boolean[Math.max(st.count, oldInherited.length * 2)];
@@ -468,6 +498,7 @@ public final class NfaEngine<T> {
             rejected += newCount - maxPartialMatches;
             int all = newCount;
             newCount = maxPartialMatches;
+            inheritingNew = -1; // some of the dropped ones may have inherited: let commit look at each
             commit(st);
             for (int k = maxPartialMatches; k < all; k++) {
                 if (nextInherits[k]) {
@@ -501,6 +532,15 @@ public final class NfaEngine<T> {
         branchInherit = INHERIT_NONE;
         int decision = decide(state);
         int[] picked = decisionPool; // read after decide: deciding may have grown it
+        if (edgeCount == 1 && entry != NONE && branchOrigin >= 0 && program.edgeTarget[picked[decision]] == state
+                && program.edgeAction[picked[decision]] == Program.IGNORE) {
+            // the common case of a waiting run: it ignores the event and lives on unchanged with its reference
+            // (what the loop below does for it, without re-checking the target's kind and the copy)
+            keepUnchanged(state, entry, startTime, prevTime, startSeq);
+            oldInherited[branchOrigin] = true;
+            inheritedOld++;
+            return;
+        }
         int end = decision + 2 * edgeCount;
         int firstNew = newCount;
         boolean discard = false;
@@ -515,6 +555,7 @@ public final class NfaEngine<T> {
                             && program.stateKind[target] != Program.FINAL) {
                         // the run lives on unchanged: keep its reference instead of lock + release
                         nextInherits[newCount - 1] = true;
+                        inheritingNew++;
                         branchInherit = INHERIT_BY_IGNORE;
                     }
                 }
@@ -548,11 +589,16 @@ public final class NfaEngine<T> {
             newCount = firstNew;
             if (branchInherit == INHERIT_BY_IGNORE) {
                 branchInherit = INHERIT_NONE; // the dropped successor held no reference of its own
+                inheritingNew--;
             }
             // (a reference adopted by a new entry stays with it: freeing the orphan entry releases it)
         }
         if (branchOrigin >= 0) {
-            oldInherited[branchOrigin] = branchInherit != INHERIT_NONE;
+            boolean handedOn = branchInherit != INHERIT_NONE;
+            oldInherited[branchOrigin] = handedOn;
+            if (handedOn) {
+                inheritedOld++;
+            }
         }
     }
 
@@ -589,6 +635,9 @@ public final class NfaEngine<T> {
      * @return the number of pairs
      */
     private int collectEdges(int from, int at) {
+        if (!program.hasProceed[from]) {
+            return collectOwnEdges(from, at);
+        }
         int n = 0;
         int sp = 0;
         stack[sp++] = from;
@@ -614,6 +663,26 @@ public final class NfaEngine<T> {
                     decisionPool[w + 1] = s;
                     n++;
                 }
+            }
+        }
+        evaluatingEdge = -1;
+        return n;
+    }
+
+    /** {@link #collectEdges} for a state without PROCEED edges: its own edges only, no stack. */
+    private int collectOwnEdges(int s, int at) {
+        int n = 0;
+        evaluatingState = s;
+        for (int e = program.edgeStart[s]; e < program.edgeStart[s + 1]; e++) {
+            evaluatingEdge = e;
+            if (holds(e)) {
+                int w = at + 2 * n;
+                if (w + 2 > decisionPool.length) {
+                    decisionPool = Arrays.copyOf(decisionPool, Math.max(decisionPool.length * 2, w + 2));
+                }
+                decisionPool[w] = e;
+                decisionPool[w + 1] = s;
+                n++;
             }
         }
         evaluatingEdge = -1;
@@ -699,6 +768,22 @@ public final class NfaEngine<T> {
         return false;
     }
 
+    /** Appends a partial match that ignored the event as it was, holding the reference its origin held. */
+    private void keepUnchanged(int state, int entry, long startTime, long prevTime, long startSeq) {
+        int at = newCount * KeyState.STRIDE;
+        if (at == next.length) {
+            next = Arrays.copyOf(next, at * 2);
+            nextInherits = Arrays.copyOf(nextInherits, newCount * 2);
+        }
+        nextInherits[newCount] = true;
+        inheritingNew++;
+        next[at + KeyState.STATE_ENTRY] = KeyState.pack(state, entry);
+        next[at + KeyState.START_TIME] = startTime;
+        next[at + KeyState.PREV_TIME] = prevTime;
+        next[at + KeyState.START_SEQ] = startSeq;
+        newCount++;
+    }
+
     private void addMatch(int entry, long startSeq) {
         if (matchCount == matchEntry.length) {
             matchEntry = Arrays.copyOf(matchEntry, matchCount * 2);
@@ -726,19 +811,24 @@ public final class NfaEngine<T> {
 
     /** Makes the computed step the key's state: references first taken, then old ones dropped. */
     private void commit(KeyState st) {
-        for (int k = 0; k < newCount; k++) {
-            int entry = KeyState.entryOf(next[k * KeyState.STRIDE + KeyState.STATE_ENTRY]);
-            if (entry != NONE && !nextInherits[k]) {
-                buffer.lock(entry);
+        // runs that only ignored the event neither lock nor release: skip the loops when every run did
+        if (inheritingNew != newCount) {
+            for (int k = 0; k < newCount; k++) {
+                int entry = KeyState.entryOf(next[k * KeyState.STRIDE + KeyState.STATE_ENTRY]);
+                if (entry != NONE && !nextInherits[k]) {
+                    buffer.lock(entry);
+                }
             }
         }
         for (int i = 0; i < matchCount; i++) {
             buffer.lock(matchEntry[i]);
         }
-        for (int i = 0; i < st.count; i++) {
-            int entry = KeyState.entryOf(st.stateEntry(i));
-            if (entry != NONE && !oldInherited[i]) {
-                buffer.release(entry);
+        if (inheritedOld != st.count) {
+            for (int i = 0; i < st.count; i++) {
+                int entry = KeyState.entryOf(st.stateEntry(i));
+                if (entry != NONE && !oldInherited[i]) {
+                    buffer.release(entry);
+                }
             }
         }
         for (int i = createdCount - 1; i >= 0; i--) {
@@ -907,8 +997,8 @@ public final class NfaEngine<T> {
             if (iterative ? stamp == partialStamp : stamp >= eventStamp) {
                 return atomValue[index];
             }
-            Condition<T> c = program.atoms[index];
-            boolean v = c.test(event, context);
+            SimpleCondition<T> simple = simpleAtoms[index];
+            boolean v = simple != null ? simple.filter(event) : program.atoms[index].test(event, context);
             atomValue[index] = v;
             atomStamp[index] = iterative ? partialStamp : eventStamp;
             return v;

@@ -57,6 +57,8 @@ public final class Program<T> {
     final boolean[] decisionDependsOnEventOnly;
     /** Whether {@code finalAfterProceed} from a state depends on the event only. */
     final boolean[] finalDependsOnEventOnly;
+    /** Whether a state has a PROCEED edge (else deciding for it needs no depth-first walk). */
+    final boolean[] hasProceed;
 
     @SuppressWarnings("checkstyle:ParameterNumber")
     Program(List<String> stageNames, Map<String, Integer> stageIndex, int startState, byte[] stateKind,
@@ -103,6 +105,12 @@ public final class Program<T> {
         }
         this.anyGap = gaps;
         int n = stateKind.length;
+        this.hasProceed = new boolean[n];
+        for (int st = 0; st < n; st++) {
+            for (int e = edgeStart[st]; e < edgeStart[st + 1]; e++) {
+                hasProceed[st] |= edgeAction[e] == PROCEED;
+            }
+        }
         this.finalDependsOnEventOnly = new boolean[n];
         this.decisionDependsOnEventOnly = new boolean[n];
         for (int st = 0; st < n; st++) {
