@@ -3,6 +3,9 @@ package io.cepheus.pattern;
 /**
  * A condition on the event alone, lambda-friendly: {@code where(e -> e.amount() > 500)}.
  *
+ * <p>The matcher calls {@link #filter} directly (once per event, whatever the number of partial matches):
+ * {@link #test} only adapts it to {@link Condition} for combinators, and is not meant to be overridden.
+ *
  * @param <T> the event type
  */
 @FunctionalInterface
