@@ -125,6 +125,11 @@ public final class NfaEngine<T> {
     /** The atoms that are {@link SimpleCondition}s, called through {@code filter} directly (one interface
      *  dispatch per evaluation instead of two: {@code test} would only forward to it); null for the others. */
     private final SimpleCondition<T>[] simpleAtoms;
+    /** {@link Program#edgeCondShape}, with an atom or negated atom that is simple told apart (its cache check
+     *  needs no partial match): {@link #SIMPLE_ATOM}, {@link #NOT_SIMPLE_ATOM}. */
+    private final byte[] edgeShape;
+    private static final byte SIMPLE_ATOM = 4;
+    private static final byte NOT_SIMPLE_ATOM = 5;
     private long stampCounter;
     private long eventStamp;
     private long partialStamp;
@@ -173,6 +178,13 @@ public final class NfaEngine<T> {
             }
         }
         this.simpleAtoms = simple;
+        this.edgeShape = program.edgeCondShape.clone();
+        for (int e = 0; e < edgeShape.length; e++) {
+            boolean atom = edgeShape[e] == Program.COND_ATOM || edgeShape[e] == Program.COND_NOT_ATOM;
+            if (atom && !program.atomIterative[program.edgeCondAtom[e]]) {
+                edgeShape[e] = edgeShape[e] == Program.COND_ATOM ? SIMPLE_ATOM : NOT_SIMPLE_ATOM;
+            }
+        }
     }
 
     private static final int POOL_LIMIT = 4096;
@@ -691,7 +703,11 @@ public final class NfaEngine<T> {
 
     /** Evaluates an edge's condition; the common shapes avoid the expression tree's virtual calls. */
     private boolean holds(int edge) {
-        switch (program.edgeCondShape[edge]) {
+        switch (edgeShape[edge]) {
+            case SIMPLE_ATOM:
+                return simpleAtom(program.edgeCondAtom[edge]);
+            case NOT_SIMPLE_ATOM:
+                return !simpleAtom(program.edgeCondAtom[edge]);
             case Program.COND_TRUE:
                 return true;
             case Program.COND_ATOM:
@@ -701,6 +717,18 @@ public final class NfaEngine<T> {
             default:
                 return program.edgeCondition[edge].eval(atomSource);
         }
+    }
+
+    /** {@link Atoms#atom} for a simple atom: evaluated once per event. */
+    private boolean simpleAtom(int index) {
+        if (atomStamp[index] == eventStamp) {
+            return atomValue[index];
+        }
+        SimpleCondition<T> simple = simpleAtoms[index];
+        boolean v = simple != null ? simple.filter(event) : program.atoms[index].test(event, context);
+        atomValue[index] = v;
+        atomStamp[index] = eventStamp;
+        return v;
     }
 
     private int cachedFinalAfterProceed(int state) {
