@@ -667,13 +667,7 @@ public final class NfaEngine<T> {
                     }
                     stack[sp++] = program.edgeTarget[e];
                 } else {
-                    int w = at + 2 * n;
-                    if (w + 2 > decisionPool.length) {
-                        decisionPool = Arrays.copyOf(decisionPool, Math.max(decisionPool.length * 2, w + 2));
-                    }
-                    decisionPool[w] = e;
-                    decisionPool[w + 1] = s;
-                    n++;
+                    putDecision(at + 2 * n++, e, s);
                 }
             }
         }
@@ -688,17 +682,20 @@ public final class NfaEngine<T> {
         for (int e = program.edgeStart[s]; e < program.edgeStart[s + 1]; e++) {
             evaluatingEdge = e;
             if (holds(e)) {
-                int w = at + 2 * n;
-                if (w + 2 > decisionPool.length) {
-                    decisionPool = Arrays.copyOf(decisionPool, Math.max(decisionPool.length * 2, w + 2));
-                }
-                decisionPool[w] = e;
-                decisionPool[w + 1] = s;
-                n++;
+                putDecision(at + 2 * n++, e, s);
             }
         }
         evaluatingEdge = -1;
         return n;
+    }
+
+    /** Writes the pair (edge, source state) at {@code w} of {@link #decisionPool}, growing it if needed. */
+    private void putDecision(int w, int edge, int source) {
+        if (w + 2 > decisionPool.length) {
+            decisionPool = Arrays.copyOf(decisionPool, Math.max(decisionPool.length * 2, w + 2));
+        }
+        decisionPool[w] = edge;
+        decisionPool[w + 1] = source;
     }
 
     /** Evaluates an edge's condition; the common shapes avoid the expression tree's virtual calls. */

@@ -89,24 +89,16 @@ class CepOperatorPropertyTest {
         }
         Producer<Ev> producer = engine.newProducer();
         CepTestHarness<Ev> harness = CepTestHarness.start(engine);
-        int keyCount = 1 + rnd.nextInt(6);
-        long base = 0;
-        int count = rnd.nextInt(80);
-        for (int i = 0; i < count; i++) {
-            if (rnd.nextInt(5) == 0) {
-                base += rnd.nextInt(6) * (long) scale;
-                long w = base + (rnd.nextInt(5) - 2L) * scale;
-                producer.watermark(w);
+        for (Object token : randomInput(rnd, scale, 1 + rnd.nextInt(6))) {
+            if (token instanceof Ev ev) {
+                producer.send(ev, ev.ts());
                 for (Reference r : references) {
-                    r.watermark(w);
+                    r.element(ev.key(), ev, ev.ts());
                 }
             } else {
-                String key = "k" + rnd.nextInt(keyCount);
-                long ts = Math.max(0, base + (rnd.nextInt(10) - 3L) * scale + rnd.nextInt(Math.min(scale, 5)));
-                Ev ev = new Ev(key, "abcx".charAt(rnd.nextInt(4)) + String.valueOf(i), ts);
-                producer.send(ev, ts);
+                producer.watermark((Long) token);
                 for (Reference r : references) {
-                    r.element(key, ev, ts);
+                    r.watermark((Long) token);
                 }
             }
             harness.runUntilIdle();
@@ -155,22 +147,13 @@ class CepOperatorPropertyTest {
                 actual);
         Reference reference = new Reference(compiled);
 
-        long watermark = Long.MIN_VALUE;
-        long base = 0;
-        int count = rnd.nextInt(80);
-        for (int i = 0; i < count; i++) {
-            if (rnd.nextInt(5) == 0) {
-                base += rnd.nextInt(6) * (long) scale;
-                long w = base + (rnd.nextInt(5) - 2L) * scale;
-                op.processWatermark(w);
-                reference.watermark(w);
-                watermark = Math.max(watermark, w);
+        for (Object token : randomInput(rnd, scale, keyCount)) {
+            if (token instanceof Ev ev) {
+                op.processElement(ev.key(), ev, ev.ts());
+                reference.element(ev.key(), ev, ev.ts());
             } else {
-                String key = "k" + rnd.nextInt(keyCount);
-                long ts = Math.max(0, base + (rnd.nextInt(10) - 3L) * scale + rnd.nextInt(Math.min(scale, 5)));
-                Ev ev = new Ev(key, "abcx".charAt(rnd.nextInt(4)) + String.valueOf(i), ts);
-                op.processElement(key, ev, ts);
-                reference.element(key, ev, ts);
+                op.processWatermark((Long) token);
+                reference.watermark((Long) token);
             }
         }
         op.processWatermark(Long.MAX_VALUE);
@@ -185,6 +168,27 @@ class CepOperatorPropertyTest {
             assertEquals(0, op.bufferedEntries());
             assertEquals(0, keys.size(), "no key is known after the final watermark, " + compiled);
         }
+    }
+
+    /**
+     * A random stream: events of up to {@code keyCount} keys around a slowly rising time base, out of order and some
+     * behind the watermark, with watermarks ({@code Long}) between them; time steps are multiples of {@code scale}.
+     */
+    private static List<Object> randomInput(Random rnd, int scale, int keyCount) {
+        List<Object> tokens = new ArrayList<>();
+        long base = 0;
+        int count = rnd.nextInt(80);
+        for (int i = 0; i < count; i++) {
+            if (rnd.nextInt(5) == 0) {
+                base += rnd.nextInt(6) * (long) scale;
+                tokens.add(base + (rnd.nextInt(5) - 2L) * scale);
+            } else {
+                String key = "k" + rnd.nextInt(keyCount);
+                long ts = Math.max(0, base + (rnd.nextInt(10) - 3L) * scale + rnd.nextInt(Math.min(scale, 5)));
+                tokens.add(new Ev(key, "abcx".charAt(rnd.nextInt(4)) + String.valueOf(i), ts));
+            }
+        }
+        return tokens;
     }
 
     /** Output lines per key, in the order the key produced them. */
