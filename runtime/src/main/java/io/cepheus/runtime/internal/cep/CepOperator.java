@@ -334,10 +334,7 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
      */
     private static KeyDueWheel wheelFor(long window) {
         long scale = window > 0 ? window : 60_000;
-        long width = Math.max(1, Long.highestOneBit(Math.max(1, scale / 256)));
-        long horizon = 4 * Math.min(scale, Long.MAX_VALUE / 8);
-        long buckets = Math.max(64, Math.min(4096, horizon / width));
-        return new KeyDueWheel(width, (int) buckets);
+        return KeyDueWheel.sizedFor(scale, 4 * Math.min(scale, Long.MAX_VALUE / 8));
     }
 
     private NfaState stateOf(int id) {

@@ -55,6 +55,21 @@ public final class KeyDueWheel {
         this.sizes = new int[n];
     }
 
+    /**
+     * A wheel for an operator whose due times lie about {@code scale} ms ahead and at most {@code horizon} ms: slices
+     * of about 1/256 of the scale (rescans of a partly passed slice stay short), buckets for the whole horizon
+     * (entries a lap or more ahead stay rare), 64 to 4,096 of them.
+     *
+     * @param scale   the typical distance of a due time, in ms (a session gap, a pattern window), at least 1
+     * @param horizon the farthest due time usually ahead, in ms
+     * @return the wheel
+     */
+    public static KeyDueWheel sizedFor(long scale, long horizon) {
+        long width = Math.max(1, Long.highestOneBit(Math.max(1, scale / 256)));
+        long buckets = Math.max(64, Math.min(4096, horizon / width));
+        return new KeyDueWheel(width, (int) buckets);
+    }
+
     /** @return the number of entries, stale ones included */
     public int size() {
         return size;

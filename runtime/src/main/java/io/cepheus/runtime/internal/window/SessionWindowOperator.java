@@ -324,10 +324,8 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
      * allowed lateness, within 64 to 4,096 buckets (removal times further ahead wait in the buckets over laps).
      */
     private KeyDueWheel wheelFor(long gap) {
-        long width = Math.max(1, Long.highestOneBit(Math.max(1, gap / 256)));
         long horizon = 4 * (Math.min(gap, Long.MAX_VALUE / 16) + Math.min(lateness, Long.MAX_VALUE / 16));
-        long buckets = Math.max(64, Math.min(4096, horizon / width));
-        return new KeyDueWheel(width, (int) buckets);
+        return KeyDueWheel.sizedFor(gap, horizon);
     }
 
     // ================================================================== emission
