@@ -1,5 +1,6 @@
 package io.cepheus.runtime.internal.window;
 
+import io.cepheus.runtime.internal.shard.GroupPrefetch;
 import java.util.Arrays;
 
 /**
@@ -72,6 +73,41 @@ final class KeySlices {
         int cap = Integer.highestOneBit(Math.max(8, Math.min(expectedSlices, 1 << 12)) - 1) << 1;
         slots = new Object[2 * cap];
         mask = cap - 1;
+    }
+
+    // ------------------------------------------------------------------ loads ahead (GroupPrefetch stages)
+
+    /** Stage 1: brings this object into the cache. @return a value to sum */
+    int touchHeader() {
+        return mask;
+    }
+
+    /**
+     * Stage 2 for a firing of slices {@code [from, to)}: brings in the ring's lines that {@link #window} reads
+     * first (the suffix at {@code from}, the value at {@code to - 1}). @return a value to sum
+     */
+    int touchRing(long from, long to) {
+        Object[] s = slots;
+        int m = mask;
+        return (s[2 * (int) (from & m) + 1] == null ? 1 : 0) + (s[2 * (int) ((to - 1) & m)] == null ? 1 : 0);
+    }
+
+    /** Stage 3 for a firing of slices {@code [from, to)}: brings in the aggregates it combines. @return a value to sum */
+    int touchAggregates(long from, long to) {
+        Object[] s = slots;
+        int m = mask;
+        return GroupPrefetch.touch(s[2 * (int) (from & m) + 1]) + GroupPrefetch.touch(s[2 * (int) ((to - 1) & m)])
+                + GroupPrefetch.touch(back);
+    }
+
+    /** Stage 2 for an element of slice {@code k}: brings in the ring's line holding it. @return a value to sum */
+    int touchSlice(long k) {
+        return k >= base && k - base < len && slots[2 * (int) (k & mask)] == null ? 1 : 0;
+    }
+
+    /** Stage 3 for an element of slice {@code k}: brings in the slice's value. @return a value to sum */
+    int touchValue(long k) {
+        return k >= base && k - base < len ? GroupPrefetch.touch(slots[2 * (int) (k & mask)]) : 0;
     }
 
     /** @return whether no slice holds a value */

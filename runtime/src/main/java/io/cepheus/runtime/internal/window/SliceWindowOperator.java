@@ -3,6 +3,7 @@ package io.cepheus.runtime.internal.window;
 import com.carrotsearch.hppc.IntArrayList;
 import io.cepheus.nfa.EventCodec;
 import io.cepheus.runtime.internal.cep.KeyDictionary;
+import io.cepheus.runtime.internal.shard.GroupPrefetch;
 import io.cepheus.runtime.internal.shard.ShardOperator;
 import io.cepheus.runtime.internal.timer.FiringCalendar;
 import io.cepheus.runtime.internal.timer.TimerService;
@@ -37,6 +38,14 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * shard timer is registered, so the shard keeps a key while {@link #holds} says so, and this operator releases it
  * when its slices are gone.
  *
+ * <p>Memory (sliding windows): a key holds size / slide slices, so the keys' state soon outgrows the cache, and
+ * each element and each firing would wait for several cache misses in a row (key state, ring line, aggregate).
+ * Both go through {@link GroupPrefetch} instead: elements wait in a small {@link PendingElements} batch and are
+ * added a group of keys at a time, and the keys due at one time fire a group at a time, each group's state
+ * loaded in stages first. Elements are added in arrival order, before the watermark moves, so results are the
+ * same. A tumbling key's one slice was written by its own recent elements and is usually in the cache; measured,
+ * the batch only cost tumbling windows time, so they add each element at once.
+ *
  * <p>Discarding mode wraps the trigger in {@link PurgingTrigger}; with zero lateness every window fires once, so
  * purging after that firing changes nothing and the purging default trigger runs here too.
  *
@@ -51,6 +60,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
 public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
 
     private static final long NONE = Long.MIN_VALUE;
+    /** Elements waiting to be added as one batch: enough for many groups, few enough to stay in the cache. */
+    private static final int PENDING_CAPACITY = 256;
 
     private final int operatorId;
     private final KeyDictionary keys;
@@ -69,6 +80,10 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
     private KeySlices[] states = new KeySlices[64];
     private KeySlices[] pool = new KeySlices[64];
     private final FiringCalendar calendar = FiringCalendar.keyOrdered();
+    private final PendingElements pending = new PendingElements(PENDING_CAPACITY);
+    private final IntArrayList emptied = new IntArrayList();
+    /** What the loads ahead read, kept so that they are not removed as dead code. */
+    private int prefetched;
     private int pooled;
 
     private long windowsOpen;
@@ -177,7 +192,7 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
 
     @Override
     public void processElement(Object key, T event, long timestamp) {
-        long k = Math.floorDiv(timestamp - offset, g);
+        long k = sliceOf(timestamp);
         long open = openEnd();
         long end = open == Long.MAX_VALUE ? NONE : firstWindowEnd(k, open);
         if (end == NONE) {
@@ -188,7 +203,70 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
             return; // in no open window: late, or in a gap between sliding windows
         }
         int id = keys.idOf(key);
-        KeySlices st = stateOf(id);
+        KeySlices st = stateOf(id); // the key is held from now on, though a pending element is added later
+        if (slicesPerWindow == 1) {
+            add(id, st, event, timestamp); // a tumbling key's one slice is in the cache: nothing to load ahead
+            freeEmptied();
+        } else if (pending.add(id, event, timestamp)) {
+            addPending();
+        }
+    }
+
+    /**
+     * Adds the pending elements to their slices, in arrival order, a group of keys at a time: each group's key
+     * state, ring line and slice value are loaded in three stages first ({@link GroupPrefetch}). Runs before
+     * anything reads the slices: before the watermark moves, at the end of each batch, and when the batch is full.
+     */
+    private void addPending() {
+        int n = pending.size();
+        int done = 0;
+        try {
+            KeySlices[] sts = states;
+            int sink = 0;
+            for (int from = 0; from < n; from += GroupPrefetch.GROUP) {
+                int to = Math.min(n, from + GroupPrefetch.GROUP);
+                for (int i = from; i < to; i++) {
+                    sink += sts[pending.keyId(i)].touchHeader();
+                }
+                for (int i = from; i < to; i++) {
+                    sink += sts[pending.keyId(i)].touchSlice(sliceOf(pending.timestamp(i)));
+                }
+                for (int i = from; i < to; i++) {
+                    sink += sts[pending.keyId(i)].touchValue(sliceOf(pending.timestamp(i)));
+                }
+                for (int i = from; i < to; i++) {
+                    int id = pending.keyId(i);
+                    long timestamp = pending.timestamp(i);
+                    @SuppressWarnings("unchecked")
+                    T event = (T) pending.take(i);
+                    done = i + 1;
+                    add(id, sts[id], event, timestamp);
+                }
+            }
+            prefetched += sink;
+        } finally {
+            pending.dropFirst(done);
+            freeEmptied();
+        }
+    }
+
+    private void freeEmptied() {
+        for (int i = 0; i < emptied.size(); i++) {
+            int id = emptied.get(i);
+            KeySlices st = states[id];
+            if (st != null && st.isEmpty()) {
+                free(id, st);
+            }
+        }
+        emptied.clear();
+    }
+
+    private long sliceOf(long timestamp) {
+        return Math.floorDiv(timestamp - offset, g);
+    }
+
+    private void add(int id, KeySlices st, T event, long timestamp) {
+        long k = sliceOf(timestamp);
         Object acc = st.value(k);
         Object updated;
         try {
@@ -198,15 +276,15 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
             if (acc != null) {
                 st.put(k, acc); // it may have changed in place before the throw: what derives from it is stale
             } else if (st.isEmpty()) {
-                free(id, st);
+                emptied.add(id); // freed after the batch: later elements of the batch may be of this key
             }
-            output.deadLetter(key, event, timestamp, e);
+            output.deadLetter(keys.keyOf(id), event, timestamp, e);
             return;
         }
         if (st.put(k, updated)) {
             accumulators++;
         }
-        long fire = end + offset - 1;
+        long fire = firstWindowEnd(k, openEnd()) + offset - 1;
         if (fire < st.timerAt) {
             if (st.timerAt == Long.MAX_VALUE) {
                 timersPending++;
@@ -223,6 +301,7 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         if (newWatermark <= watermark) {
             return false;
         }
+        addPending(); // at the watermark they arrived under: it decides which windows they open
         watermark = newWatermark;
         return true;
     }
@@ -236,6 +315,9 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
             int i = 0;
             try {
                 while (i < due.size()) {
+                    if (i % GroupPrefetch.GROUP == 0 && slicesPerWindow > 1) {
+                        loadAhead(due, i, time);
+                    }
                     int keyId = due.get(i++);
                     KeySlices st = keyId < states.length ? states[keyId] : null;
                     if (st != null && st.timerAt == time) {
@@ -250,6 +332,33 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
                 calendar.recycle(due);
             }
         }
+    }
+
+    /**
+     * Loads, for the group of due keys from {@code at}, what their firing at {@code time} reads first, in three
+     * stages over the group ({@link GroupPrefetch}): each key's state, the ring lines of its window's ends, the
+     * aggregates it combines.
+     */
+    private void loadAhead(IntArrayList due, int at, long time) {
+        int to = Math.min(due.size(), at + GroupPrefetch.GROUP);
+        KeySlices[] sts = states;
+        int[] ids = due.buffer;
+        long from = Math.floorDiv(time + 1 - offset - size, g);
+        long until = from + slicesPerWindow;
+        int sink = 0;
+        for (int i = at; i < to; i++) {
+            KeySlices st = ids[i] < sts.length ? sts[ids[i]] : null;
+            sink += st == null ? 0 : st.touchHeader();
+        }
+        for (int i = at; i < to; i++) {
+            KeySlices st = ids[i] < sts.length ? sts[ids[i]] : null;
+            sink += st == null ? 0 : st.touchRing(from, until);
+        }
+        for (int i = at; i < to; i++) {
+            KeySlices st = ids[i] < sts.length ? sts[ids[i]] : null;
+            sink += st == null ? 0 : st.touchAggregates(from, until);
+        }
+        prefetched += sink;
     }
 
     @Override
@@ -336,6 +445,7 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
 
     @Override
     public void endOfBatch() {
+        addPending();
         published.lazySet(WindowOperator.M_WINDOWS, keysWithState);
         published.lazySet(WindowOperator.M_BUFFERED, 0);
         published.lazySet(WindowOperator.M_ACCUMULATORS, accumulators);
