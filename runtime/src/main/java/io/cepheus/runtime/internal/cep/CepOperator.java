@@ -45,7 +45,10 @@ import java.util.Comparator;
  * ({@link NfaMatcher#touchPartialMatches}), and only then processes them one by one in the unchanged order: the
  * misses of a group overlap. The read-ahead loops keep nothing but an int sum: storing the states' references
  * into a scratch array would run G1's post-write barrier, whose memory fence waits for the outstanding misses and
- * serializes them again.
+ * serializes them again. Reading ahead costs instructions, and pays only when the states really miss: with few
+ * keys they stay in the cache (benchmark W1, a few thousand live keys, ran slower with it), so the operator reads
+ * ahead only while it holds at least {@code READ_AHEAD_MIN_KEYS} key states (W4, about 26,000 live keys, ran
+ * faster).
  *
  * <p>Owned by the shard's worker thread, like the dictionary, buffer and timer service it uses.
  *
@@ -100,6 +103,16 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
     private KeyTimer processingExpiryTimer;
     /** Keys read ahead at once (see the class comment). */
     static final int GROUP = EventTimeBuffer.LOOKAHEAD;
+    /**
+     * Live key states from which reading ahead pays (see the class comment): a state and what it reaches in
+     * the shared buffer take a few hundred bytes, so this many outgrow a cache of a few megabytes.
+     */
+    static final int READ_AHEAD_MIN_KEYS = 16_384;
+    private int readAheadMinKeys = READ_AHEAD_MIN_KEYS;
+    /** Keys with a state in {@link #states}. */
+    private int liveStates;
+    /** Whether this watermark's loops read ahead (enough live keys when it began). */
+    private boolean readingAhead;
     private final EventTimeBuffer.Lookahead<T> readAhead = this::readAhead;
     /** The sum of the read-ahead values: written once per group so that the reads are not optimized away. */
     private int readAheadSink;
@@ -157,6 +170,11 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
     public void inProcessingTime(io.cepheus.runtime.time.Clock clock) {
         this.processingClock = java.util.Objects.requireNonNull(clock, "clock");
         this.processingExpiryTimer = new KeyTimer(timers, timerNamespace, false);
+    }
+
+    /** Tests: reads ahead from {@code minKeys} live keys instead of {@link #READ_AHEAD_MIN_KEYS} (setup). */
+    void readAheadFromKeys(int minKeys) {
+        this.readAheadMinKeys = minKeys;
     }
 
     @Override
@@ -229,9 +247,10 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
         watermark = newWatermark;
         watermarkRound++;
         touchedCount = 0;
-        buffer.releaseUpTo(newWatermark, this::match, readAhead);
+        readingAhead = liveStates >= readAheadMinKeys;
+        buffer.releaseUpTo(newWatermark, this::match, readingAhead ? readAhead : null);
         for (int i = 0; i < touchedCount; i++) {
-            if (i % GROUP == 0) {
+            if (readingAhead && i % GROUP == 0) {
                 readAhead(touched, i, Math.min(touchedCount, i + GROUP));
             }
             int id = touched[i];
@@ -272,7 +291,7 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
         // if each were advanced as it comes out; the loop repeats should one be due again all the same.
         for (int count = takeDueKeys(); count > 0; count = takeDueKeys()) {
             for (int i = 0; i < count; i++) {
-                if (i % GROUP == 0) {
+                if (readingAhead && i % GROUP == 0) {
                     readAhead(due, i, Math.min(count, i + GROUP));
                 }
                 int id = due[i];
@@ -286,7 +305,7 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
             }
         }
         for (int i = 0; i < touchedCount; i++) {
-            if (i % GROUP == 0) {
+            if (readingAhead && i % GROUP == 0) {
                 readAhead(touched, i, Math.min(touchedCount, i + GROUP));
             }
             settle(touched[i]);
@@ -394,6 +413,7 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
         }
         if (!expiryPending && state.isEmpty() && buffer.bufferedFor(id) == 0) {
             states[id] = null;
+            liveStates--;
             matcher.release(state); // recycled for the next new key: no allocation per short-lived key
             keyRelease.idle(id);
         }
@@ -433,6 +453,7 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
         if (state == null) {
             state = matcher.newState(keys.keyOf(id));
             states[id] = state;
+            liveStates++;
             touchedStamp[id] = 0;
         }
         return state;

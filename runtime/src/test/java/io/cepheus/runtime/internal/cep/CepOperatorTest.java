@@ -105,10 +105,14 @@ class CepOperatorTest {
         assertEquals(0, keys.size());
     }
 
-    /** More keys than one read-ahead group, due at one watermark: each times out once, in (expiry, key id) order. */
+    /**
+     * More keys than one read-ahead group (reading ahead from the first key), due at one watermark: each times
+     * out once, in (expiry, key id) order.
+     */
     @Test
     void manyKeysExpiringAtOneWatermarkTimeOutOnceEachInExpiryThenKeyIdOrder() {
         CepOperator<Ev> op = operator(orderThenShipment());
+        op.readAheadFromKeys(1);
         int keyCount = 3 * CepOperator.GROUP + 5;
         List<long[]> expected = new ArrayList<>(); // (expiry, key id)
         for (int i = 0; i < keyCount; i++) {
