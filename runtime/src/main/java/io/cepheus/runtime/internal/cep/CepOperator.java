@@ -46,9 +46,9 @@ import java.util.Comparator;
  * misses of a group overlap. The read-ahead loops keep nothing but an int sum: storing the states' references
  * into a scratch array would run G1's post-write barrier, whose memory fence waits for the outstanding misses and
  * serializes them again. Reading ahead costs instructions, and pays only when the states really miss: with few
- * keys they stay in the cache (benchmark W1, a few thousand live keys, ran slower with it), so the operator reads
- * ahead only while it holds at least {@code READ_AHEAD_MIN_KEYS} key states (W4, about 26,000 live keys, ran
- * faster).
+ * keys they stay in the cache (benchmark W1, about 3,000 live keys, ran slower with it), so the operator reads
+ * ahead only while it holds at least {@code READ_AHEAD_MIN_KEYS} key states (W2, about 6,800 live keys, and W4,
+ * 22,000 to 27,000, ran faster).
  *
  * <p>Owned by the shard's worker thread, like the dictionary, buffer and timer service it uses.
  *
@@ -104,10 +104,10 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
     /** Keys read ahead at once (see the class comment). */
     static final int GROUP = EventTimeBuffer.LOOKAHEAD;
     /**
-     * Live key states from which reading ahead pays (see the class comment): a state and what it reaches in
-     * the shared buffer take a few hundred bytes, so this many outgrow a cache of a few megabytes.
+     * Live key states from which reading ahead pays (see the class comment), measured on a machine whose
+     * effective cache is 2-3 MB: a state and what it reaches in the shared buffer take a few hundred bytes.
      */
-    static final int READ_AHEAD_MIN_KEYS = 16_384;
+    static final int READ_AHEAD_MIN_KEYS = 4_096;
     private int readAheadMinKeys = READ_AHEAD_MIN_KEYS;
     /** Keys with a state in {@link #states}. */
     private int liveStates;
