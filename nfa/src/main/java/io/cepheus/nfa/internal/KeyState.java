@@ -172,6 +172,19 @@ final class KeyState implements NfaState {
         heldCount--;
     }
 
+    /**
+     * Reads this object's fields and returns a value of no meaning (see {@link NfaEngine#touchState}): the object
+     * may span two cache lines, so fields of several sizes are read.
+     */
+    int touchFields() {
+        return count + heldCount + (int) currentTime + (pooled ? 1 : 0);
+    }
+
+    /** Reads the first line of the array of extra partial matches if there is one; a value of no meaning. */
+    int touchMore() {
+        return count > 1 ? (int) more[STATE_ENTRY] : 0;
+    }
+
     @Override
     public Object key() {
         return key;

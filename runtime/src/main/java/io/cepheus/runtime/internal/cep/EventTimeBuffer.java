@@ -32,6 +32,23 @@ public final class EventTimeBuffer<T> {
         void accept(int keyId, T event, long timestamp);
     }
 
+    /**
+     * Is told ahead which events a release is about to hand out, so it can read what processing them will need
+     * before the first of them is processed (see {@link #releaseUpTo(long, Release, Lookahead)}).
+     */
+    @FunctionalInterface
+    public interface Lookahead<T> {
+        /**
+         * The next {@code n} events of the in-order run ({@code 2 <= n <= LOOKAHEAD}) are
+         * {@link #upcomingKey(int)} and {@link #upcomingEvent(int)} 0 .. n-1, in release order. Must not change
+         * the buffer.
+         */
+        void upcoming(EventTimeBuffer<T> buffer, int n);
+    }
+
+    /** How many events a {@link Lookahead} is told about at once. */
+    public static final int LOOKAHEAD = 16;
+
     private final Comparator<? super T> tieBreaker;
     private int[] perKey = new int[64];
     private long arrivals;
@@ -77,9 +94,23 @@ public final class EventTimeBuffer<T> {
      *
      * @return the number released
      */
-    @SuppressWarnings("unchecked")
     public int releaseUpTo(long watermark, Release<T> release) {
+        return releaseUpTo(watermark, release, null);
+    }
+
+    /**
+     * Releases as {@link #releaseUpTo(long, Release)} does, in exactly the same order, telling {@code lookahead}
+     * before every group of up to {@link #LOOKAHEAD} events of the in-order run which ones come next. Events from
+     * the out-of-order heap are released where they belong without being announced: the lookahead is a hint
+     * for reading ahead, never a change of order.
+     *
+     * @param lookahead told about the coming events; null for none
+     * @return the number released
+     */
+    @SuppressWarnings("unchecked")
+    public int releaseUpTo(long watermark, Release<T> release, Lookahead<T> lookahead) {
         int released = 0;
+        int announced = 0; // run events announced and not released yet (events taken from the heap count too)
         while (true) {
             boolean fromRun;
             if (runSize > 0 && runTime[runHead] <= watermark) {
@@ -89,6 +120,14 @@ public final class EventTimeBuffer<T> {
             } else {
                 return released;
             }
+            if (lookahead != null && announced == 0) {
+                int n = runEventsUpTo(watermark);
+                if (n > 1) {
+                    lookahead.upcoming(this, n);
+                }
+                announced = Math.max(n, 1);
+            }
+            announced--;
             int k;
             T e;
             long ts;
@@ -109,6 +148,27 @@ public final class EventTimeBuffer<T> {
             released++;
             release.accept(k, e, ts);
         }
+    }
+
+    /** @return the key id of the {@code i}-th next event of the in-order run (for a {@link Lookahead}) */
+    public int upcomingKey(int i) {
+        return runKey[(runHead + i) & (runTime.length - 1)];
+    }
+
+    /** @return the {@code i}-th next event of the in-order run (for a {@link Lookahead}) */
+    @SuppressWarnings("unchecked")
+    public T upcomingEvent(int i) {
+        return (T) runEvents[(runHead + i) & (runTime.length - 1)];
+    }
+
+    /** @return how many of the next run events, at most {@link #LOOKAHEAD}, a release up to the watermark takes */
+    private int runEventsUpTo(long watermark) {
+        int mask = runTime.length - 1;
+        int n = 0;
+        while (n < LOOKAHEAD && n < runSize && runTime[(runHead + n) & mask] <= watermark) {
+            n++;
+        }
+        return n;
     }
 
     /**

@@ -145,6 +145,7 @@ class CepOperatorPropertyTest {
         PerKey actual = new PerKey();
         CepOperator<Ev> op = new CepOperator<>(1, compiled, NfaOptions.defaults(), null, keys, new TimerService(),
                 actual);
+        op.readAheadFromKeys(rnd.nextBoolean() ? 1 : Integer.MAX_VALUE); // with and without reading ahead
         Reference reference = new Reference(compiled);
 
         for (Object token : randomInput(rnd, scale, keyCount)) {

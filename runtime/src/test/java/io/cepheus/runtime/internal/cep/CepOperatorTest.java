@@ -105,6 +105,35 @@ class CepOperatorTest {
         assertEquals(0, keys.size());
     }
 
+    /**
+     * More keys than one read-ahead group (reading ahead from the first key), due at one watermark: each times
+     * out once, in (expiry, key id) order.
+     */
+    @Test
+    void manyKeysExpiringAtOneWatermarkTimeOutOnceEachInExpiryThenKeyIdOrder() {
+        CepOperator<Ev> op = operator(orderThenShipment());
+        op.readAheadFromKeys(1);
+        int keyCount = 3 * CepOperator.GROUP + 5;
+        List<long[]> expected = new ArrayList<>(); // (expiry, key id)
+        for (int i = 0; i < keyCount; i++) {
+            long ts = 10 + (i * 7L) % 13; // ids follow first appearance: key "k" + i gets id i
+            op.processElement("k" + i, new Ev("o" + i, ts), ts);
+            expected.add(new long[] {ts + 100, i});
+        }
+        op.processWatermark(50);
+        op.processElement("k1", new Ev("s1", 60), 60); // a key touched in between: matched, not timed out
+        op.processWatermark(1_000);
+        expected.removeIf(e -> e[1] == 1);
+        expected.sort(java.util.Comparator.<long[]>comparingLong(e -> e[0]).thenComparingLong(e -> e[1]));
+        List<String> lines = new ArrayList<>(List.of("k1 MATCH o1 s1 @60"));
+        for (long[] e : expected) {
+            lines.add("k" + e[1] + " TIMEOUT o" + e[1] + " @" + e[0]);
+        }
+        assertEquals(lines, out.lines);
+        assertEquals(keyCount - 1, op.timeouts());
+        assertEquals(0, keys.size());
+    }
+
     @Test
     void aKeyTouchedAtTheWatermarkThatExpiresItTimesOutOnce() {
         CepOperator<Ev> op = operator(orderThenShipment());

@@ -1,10 +1,12 @@
 package io.cepheus.runtime.internal.cep;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.lists;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -77,6 +79,96 @@ class EventTimeBufferTest {
                         check(script, ODD_FIRST, true);
                     });
         });
+    }
+
+    /**
+     * Releasing with a lookahead hands out exactly what releasing without one does, in the same order; the
+     * lookahead is told only of events that the same release hands out afterwards, at most
+     * {@link EventTimeBuffer#LOOKAHEAD} at once. On an in-order stream its windows are exactly the events
+     * released next, one after another, none skipped nor told twice.
+     */
+    @Test
+    void aLookaheadIsToldOfTheNextEventsAndChangesNothingReleased() {
+        PropertySeeds.reportingSeed(SEED, "runtime", "EventTimeBufferTest", () -> {
+            qt().withFixedSeed(SEED + 3).withExamples(1000)
+                    .forAll(lists().of(integers().between(-3, 40)).ofSizeBetween(0, 300))
+                    .checkAssert(script -> {
+                        checkLookahead(script, null, true);
+                        checkLookahead(script, ODD_FIRST, true);
+                        checkLookahead(script, null, false);
+                        checkInOrderLookahead(script);
+                    });
+        });
+    }
+
+    /** Releases a script (as {@link #check}) through two buffers, one with a recording lookahead. */
+    private static void checkLookahead(List<Integer> script, Comparator<Ev> tieBreaker, boolean mostlyInOrder) {
+        EventTimeBuffer<Ev> plain = new EventTimeBuffer<>(tieBreaker);
+        EventTimeBuffer<Ev> ahead = new EventTimeBuffer<>(tieBreaker);
+        List<Ev> expected = new ArrayList<>();
+        List<Ev> actual = new ArrayList<>();
+        long watermark = Long.MIN_VALUE;
+        int n = 0;
+        long clock = 0;
+        for (int step : script) {
+            if (step >= 0) {
+                long ts = mostlyInOrder ? (clock += step % 4) - (step % 11 == 0 ? 3 : 0) : step;
+                Ev e = new Ev(step % 3, ts, n++);
+                plain.add(e.key(), e, e.ts());
+                ahead.add(e.key(), e, e.ts());
+            } else {
+                watermark = watermark == Long.MIN_VALUE ? (mostlyInOrder ? clock - 2 : 5) : watermark + 5 * -step;
+                plain.releaseUpTo(watermark, (k, e, ts) -> expected.add(e));
+                List<Ev> told = new ArrayList<>();
+                List<Ev> released = new ArrayList<>();
+                ahead.releaseUpTo(watermark, (k, e, ts) -> {
+                    assertEquals(k, e.key(), "key id of " + e);
+                    released.add(e);
+                }, (buffer, count) -> {
+                    assertTrue(count >= 2 && count <= EventTimeBuffer.LOOKAHEAD, "window of " + count);
+                    for (int i = 0; i < count; i++) {
+                        assertEquals(buffer.upcomingEvent(i).key(), buffer.upcomingKey(i));
+                        told.add(buffer.upcomingEvent(i));
+                    }
+                });
+                assertTrue(released.containsAll(told), "told of events not released: " + script);
+                actual.addAll(released);
+            }
+        }
+        assertEquals(expected, actual, "script " + script);
+        assertEquals(plain.size(), ahead.size());
+    }
+
+    /** Strictly rising timestamps: the windows told are the released events, in order, each exactly once. */
+    private static void checkInOrderLookahead(List<Integer> script) {
+        EventTimeBuffer<Ev> buffer = new EventTimeBuffer<>(null);
+        ArrayDeque<Ev> told = new ArrayDeque<>();
+        long clock = 0;
+        int n = 0;
+        for (int step : script) {
+            if (step >= 0) {
+                Ev e = new Ev(step % 3, ++clock, n++);
+                buffer.add(e.key(), e, e.ts());
+            } else {
+                long wm = clock - (-step - 1) * 7L; // sometimes cuts the run in the middle
+                int before = buffer.size();
+                int released = buffer.releaseUpTo(wm, (k, e, ts) -> {
+                    if (told.isEmpty()) {
+                        // a window of one is not told: only the last event of a release can be released so
+                        assertTrue(buffer.earliest() > wm, "event " + e + " released without being told of");
+                    } else {
+                        assertEquals(told.poll(), e, "the next event told of");
+                    }
+                }, (b, count) -> {
+                    assertTrue(told.isEmpty(), "told again before the last window was released: " + told);
+                    for (int i = 0; i < count; i++) {
+                        told.add(b.upcomingEvent(i));
+                    }
+                });
+                assertTrue(told.isEmpty(), "told of events that were not released: " + told);
+                assertEquals(before - released, buffer.size());
+            }
+        }
     }
 
     private static final Comparator<Ev> ODD_FIRST = Comparator.comparingInt(e -> e.n() % 2 == 1 ? 0 : 1);
