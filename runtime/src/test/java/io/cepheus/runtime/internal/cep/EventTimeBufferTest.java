@@ -107,17 +107,15 @@ class EventTimeBufferTest {
         EventTimeBuffer<Ev> ahead = new EventTimeBuffer<>(tieBreaker);
         List<Ev> expected = new ArrayList<>();
         List<Ev> actual = new ArrayList<>();
+        ScriptReader reader = new ScriptReader(mostlyInOrder);
         long watermark = Long.MIN_VALUE;
-        int n = 0;
-        long clock = 0;
         for (int step : script) {
             if (step >= 0) {
-                long ts = mostlyInOrder ? (clock += step % 4) - (step % 11 == 0 ? 3 : 0) : step;
-                Ev e = new Ev(step % 3, ts, n++);
+                Ev e = reader.event(step);
                 plain.add(e.key(), e, e.ts());
                 ahead.add(e.key(), e, e.ts());
             } else {
-                watermark = watermark == Long.MIN_VALUE ? (mostlyInOrder ? clock - 2 : 5) : watermark + 5 * -step;
+                watermark = reader.watermark(step);
                 plain.releaseUpTo(watermark, (k, e, ts) -> expected.add(e));
                 List<Ev> told = new ArrayList<>();
                 List<Ev> released = new ArrayList<>();
@@ -178,6 +176,31 @@ class EventTimeBufferTest {
     }
 
     /**
+     * Reads a script's steps: values >= 0 are events (key = value % 3) at that timestamp, or, when {@code
+     * mostlyInOrder}, at a rising clock plus small jitter from the value; negative values advance the watermark.
+     */
+    private static final class ScriptReader {
+        private final boolean mostlyInOrder;
+        private long watermark = Long.MIN_VALUE;
+        private long clock;
+        private int n;
+
+        ScriptReader(boolean mostlyInOrder) {
+            this.mostlyInOrder = mostlyInOrder;
+        }
+
+        Ev event(int step) {
+            long ts = mostlyInOrder ? (clock += step % 4) - (step % 11 == 0 ? 3 : 0) : step;
+            return new Ev(step % 3, ts, n++);
+        }
+
+        long watermark(int step) {
+            watermark = watermark == Long.MIN_VALUE ? (mostlyInOrder ? clock - 2 : 5) : watermark + 5 * -step;
+            return watermark;
+        }
+    }
+
+    /**
      * Values >= 0 add an event (key = value % 3) at that timestamp, or, when {@code mostlyInOrder}, at a
      * rising clock plus small jitter from the value; negative values advance a watermark.
      */
@@ -186,17 +209,15 @@ class EventTimeBufferTest {
         List<Ev> pending = new ArrayList<>();
         List<Ev> expected = new ArrayList<>();
         List<Ev> actual = new ArrayList<>();
+        ScriptReader reader = new ScriptReader(mostlyInOrder);
         long watermark = Long.MIN_VALUE;
-        int n = 0;
-        long clock = 0;
         for (int step : script) {
             if (step >= 0) {
-                long ts = mostlyInOrder ? (clock += step % 4) - (step % 11 == 0 ? 3 : 0) : step;
-                Ev e = new Ev(step % 3, ts, n++);
+                Ev e = reader.event(step);
                 buffer.add(e.key(), e, e.ts());
                 pending.add(e);
             } else {
-                watermark = watermark == Long.MIN_VALUE ? (mostlyInOrder ? clock - 2 : 5) : watermark + 5 * -step;
+                watermark = reader.watermark(step);
                 long wm = watermark;
                 List<Ev> due = new ArrayList<>();
                 for (Ev e : pending) {
