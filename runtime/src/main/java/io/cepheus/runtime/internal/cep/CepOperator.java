@@ -6,6 +6,7 @@ import io.cepheus.nfa.MatchSink;
 import io.cepheus.nfa.NfaMatcher;
 import io.cepheus.nfa.NfaOptions;
 import io.cepheus.nfa.NfaState;
+import io.cepheus.runtime.internal.shard.GroupPrefetch;
 import io.cepheus.runtime.internal.timer.KeyDueTimes;
 import io.cepheus.runtime.internal.timer.KeyDueWheel;
 import io.cepheus.runtime.internal.timer.KeyTimer;
@@ -37,7 +38,7 @@ import java.util.Comparator;
  * Matches carry the time Flink gives them: the timestamp of the event that completed them, or the
  * watermark that released them (a trailing {@code notFollowedBy}, a held match); timeouts carry start + window.
  *
- * <p>Reading ahead (group prefetching). With tens of thousands of keys the keys' NFA states do not fit in the
+ * <p>Reading ahead (group prefetching, {@link GroupPrefetch}). With tens of thousands of keys the keys' NFA states do not fit in the
  * CPU cache, and a step starts with a miss on its key's state, then on what the state points to: paid one after
  * another, these misses are a large part of what a step costs. Every loop over keys here (the released events,
  * the keys advanced to the watermark, the due keys, the keys settled) therefore first reads, for the next
@@ -102,7 +103,7 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
     /** Null in event time; in processing time, each key's expiry timer. */
     private KeyTimer processingExpiryTimer;
     /** Keys read ahead at once (see the class comment). */
-    static final int GROUP = EventTimeBuffer.LOOKAHEAD;
+    static final int GROUP = GroupPrefetch.GROUP;
     /**
      * Live key states from which reading ahead pays (see the class comment), measured on a machine whose
      * effective cache is 2-3 MB: a state and what it reaches in the shared buffer take a few hundred bytes.
@@ -360,7 +361,7 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
                 sum += matcher.touchPartialMatches(sts[id]);
             }
             T event = released.upcomingEvent(i);
-            sum += event != null && event.getClass() == Object.class ? 1 : 0;
+            sum += GroupPrefetch.touch(event);
         }
         readAheadSink += sum;
     }

@@ -1,5 +1,6 @@
 package io.cepheus.runtime.internal.cep;
 
+import io.cepheus.runtime.internal.shard.GroupPrefetch;
 import java.util.Arrays;
 import java.util.Comparator;
 
@@ -47,7 +48,7 @@ public final class EventTimeBuffer<T> {
     }
 
     /** How many events a {@link Lookahead} is told about at once. */
-    public static final int LOOKAHEAD = 16;
+    public static final int LOOKAHEAD = GroupPrefetch.GROUP;
 
     private final Comparator<? super T> tieBreaker;
     private int[] perKey = new int[64];
