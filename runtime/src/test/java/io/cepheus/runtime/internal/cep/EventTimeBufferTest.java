@@ -10,6 +10,8 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 import io.cepheus.nfa.testing.PropertySeeds;
 import org.junit.jupiter.api.Test;
 
@@ -51,33 +53,21 @@ class EventTimeBufferTest {
     /** Against a stable sort of everything added, with random watermarks in between. */
     @Test
     void releasesExactlyWhatAStableSortWould() {
-        PropertySeeds.reportingSeed(SEED, "runtime", "EventTimeBufferTest", () -> {
-            qt().withFixedSeed(SEED).withExamples(2000)
-                    .forAll(lists().of(integers().between(-3, 40)).ofSizeBetween(0, 80))
-                    .checkAssert(EventTimeBufferTest::checkAgainstStableSort);
-        });
+        forScripts(SEED, 2000, 80, EventTimeBufferTest::checkAgainstStableSort);
     }
 
     /** As above, with a tie-breaking comparator (odd arrival numbers first among equal timestamps). */
     @Test
     void releasesWhatAStableSortWithTheComparatorWould() {
-        PropertySeeds.reportingSeed(SEED, "runtime", "EventTimeBufferTest", () -> {
-            qt().withFixedSeed(SEED + 1).withExamples(2000)
-                    .forAll(lists().of(integers().between(-3, 40)).ofSizeBetween(0, 80))
-                    .checkAssert(script -> check(script, ODD_FIRST, false));
-        });
+        forScripts(SEED + 1, 2000, 80, script -> check(script, ODD_FIRST, false));
     }
 
     /** Mostly in-order arrivals (the run's fast path) with a few stragglers, with and without comparator. */
     @Test
     void mostlyInOrderStreamsAreReleasedCorrectly() {
-        PropertySeeds.reportingSeed(SEED, "runtime", "EventTimeBufferTest", () -> {
-            qt().withFixedSeed(SEED + 2).withExamples(2000)
-                    .forAll(lists().of(integers().between(-3, 40)).ofSizeBetween(0, 120))
-                    .checkAssert(script -> {
-                        check(script, null, true);
-                        check(script, ODD_FIRST, true);
-                    });
+        forScripts(SEED + 2, 2000, 120, script -> {
+            check(script, null, true);
+            check(script, ODD_FIRST, true);
         });
     }
 
@@ -89,16 +79,20 @@ class EventTimeBufferTest {
      */
     @Test
     void aLookaheadIsToldOfTheNextEventsAndChangesNothingReleased() {
-        PropertySeeds.reportingSeed(SEED, "runtime", "EventTimeBufferTest", () -> {
-            qt().withFixedSeed(SEED + 3).withExamples(1000)
-                    .forAll(lists().of(integers().between(-3, 40)).ofSizeBetween(0, 300))
-                    .checkAssert(script -> {
-                        checkLookahead(script, null, true);
-                        checkLookahead(script, ODD_FIRST, true);
-                        checkLookahead(script, null, false);
-                        checkInOrderLookahead(script);
-                    });
+        forScripts(SEED + 3, 1000, 300, script -> {
+            checkLookahead(script, null, true);
+            checkLookahead(script, ODD_FIRST, true);
+            checkLookahead(script, null, false);
+            checkInOrderLookahead(script);
         });
+    }
+
+    /** Runs {@code check} on random scripts (see {@link ScriptReader}) of up to {@code maxSize} steps. */
+    private static void forScripts(long seed, int examples, int maxSize, Consumer<List<Integer>> check) {
+        PropertySeeds.reportingSeed(SEED, "runtime", "EventTimeBufferTest", () ->
+                qt().withFixedSeed(seed).withExamples(examples)
+                        .forAll(lists().of(integers().between(-3, 40)).ofSizeBetween(0, maxSize))
+                        .checkAssert(check));
     }
 
     /** Releases a script (as {@link #check}) through two buffers, one with a recording lookahead. */
@@ -107,32 +101,26 @@ class EventTimeBufferTest {
         EventTimeBuffer<Ev> ahead = new EventTimeBuffer<>(tieBreaker);
         List<Ev> expected = new ArrayList<>();
         List<Ev> actual = new ArrayList<>();
-        ScriptReader reader = new ScriptReader(mostlyInOrder);
-        long watermark = Long.MIN_VALUE;
-        for (int step : script) {
-            if (step >= 0) {
-                Ev e = reader.event(step);
-                plain.add(e.key(), e, e.ts());
-                ahead.add(e.key(), e, e.ts());
-            } else {
-                watermark = reader.watermark(step);
-                plain.releaseUpTo(watermark, (k, e, ts) -> expected.add(e));
-                List<Ev> told = new ArrayList<>();
-                List<Ev> released = new ArrayList<>();
-                ahead.releaseUpTo(watermark, (k, e, ts) -> {
-                    assertEquals(k, e.key(), "key id of " + e);
-                    released.add(e);
-                }, (buffer, count) -> {
-                    assertTrue(count >= 2 && count <= EventTimeBuffer.LOOKAHEAD, "window of " + count);
-                    for (int i = 0; i < count; i++) {
-                        assertEquals(buffer.upcomingEvent(i).key(), buffer.upcomingKey(i));
-                        told.add(buffer.upcomingEvent(i));
-                    }
-                });
-                assertTrue(released.containsAll(told), "told of events not released: " + script);
-                actual.addAll(released);
-            }
-        }
+        new ScriptReader(mostlyInOrder).play(script, e -> {
+            plain.add(e.key(), e, e.ts());
+            ahead.add(e.key(), e, e.ts());
+        }, watermark -> {
+            plain.releaseUpTo(watermark, (k, e, ts) -> expected.add(e));
+            List<Ev> told = new ArrayList<>();
+            List<Ev> released = new ArrayList<>();
+            ahead.releaseUpTo(watermark, (k, e, ts) -> {
+                assertEquals(k, e.key(), "key id of " + e);
+                released.add(e);
+            }, (buffer, count) -> {
+                assertTrue(count >= 2 && count <= EventTimeBuffer.LOOKAHEAD, "window of " + count);
+                for (int i = 0; i < count; i++) {
+                    assertEquals(buffer.upcomingEvent(i).key(), buffer.upcomingKey(i));
+                    told.add(buffer.upcomingEvent(i));
+                }
+            });
+            assertTrue(released.containsAll(told), "told of events not released: " + script);
+            actual.addAll(released);
+        });
         assertEquals(expected, actual, "script " + script);
         assertEquals(plain.size(), ahead.size());
     }
@@ -198,6 +186,17 @@ class EventTimeBufferTest {
             watermark = watermark == Long.MIN_VALUE ? (mostlyInOrder ? clock - 2 : 5) : watermark + 5 * -step;
             return watermark;
         }
+
+        /** Hands each step of {@code script} to {@code onEvent} or {@code onWatermark}, in order. */
+        void play(List<Integer> script, Consumer<Ev> onEvent, LongConsumer onWatermark) {
+            for (int step : script) {
+                if (step >= 0) {
+                    onEvent.accept(event(step));
+                } else {
+                    onWatermark.accept(watermark(step));
+                }
+            }
+        }
     }
 
     /**
@@ -209,32 +208,25 @@ class EventTimeBufferTest {
         List<Ev> pending = new ArrayList<>();
         List<Ev> expected = new ArrayList<>();
         List<Ev> actual = new ArrayList<>();
-        ScriptReader reader = new ScriptReader(mostlyInOrder);
-        long watermark = Long.MIN_VALUE;
-        for (int step : script) {
-            if (step >= 0) {
-                Ev e = reader.event(step);
-                buffer.add(e.key(), e, e.ts());
-                pending.add(e);
-            } else {
-                watermark = reader.watermark(step);
-                long wm = watermark;
-                List<Ev> due = new ArrayList<>();
-                for (Ev e : pending) {
-                    if (e.ts() <= wm) {
-                        due.add(e);
-                    }
+        new ScriptReader(mostlyInOrder).play(script, e -> {
+            buffer.add(e.key(), e, e.ts());
+            pending.add(e);
+        }, wm -> {
+            List<Ev> due = new ArrayList<>();
+            for (Ev e : pending) {
+                if (e.ts() <= wm) {
+                    due.add(e);
                 }
-                Comparator<Ev> order = Comparator.comparingLong(Ev::ts);
-                if (tieBreaker != null) {
-                    order = order.thenComparing(tieBreaker);
-                }
-                due.sort(order); // List.sort is stable: arrival order for what is still tied
-                pending.removeAll(due);
-                expected.addAll(due);
-                buffer.releaseUpTo(wm, (k, e, ts) -> actual.add(e));
             }
-        }
+            Comparator<Ev> order = Comparator.comparingLong(Ev::ts);
+            if (tieBreaker != null) {
+                order = order.thenComparing(tieBreaker);
+            }
+            due.sort(order); // List.sort is stable: arrival order for what is still tied
+            pending.removeAll(due);
+            expected.addAll(due);
+            buffer.releaseUpTo(wm, (k, e, ts) -> actual.add(e));
+        });
         assertEquals(expected, actual, "script " + script);
         assertEquals(pending.size(), buffer.size());
     }
