@@ -22,39 +22,20 @@ import java.util.Arrays;
  * @param <T> the element type
  * @param <R> the result type
  */
-final class SessionListPath<T, R> {
+final class SessionListPath<T, R> extends SessionPath<T, R> {
 
     /** Lists kept for reuse at most; more go to the collector (a burst of keys with lists pins no memory). */
     private static final int MAX_POOLED = 1024;
-
-    private final SessionWindowOperator<T, R> operator;
-    private final KeyDictionary keys;
-    private final IncrementalFunction<T, R> function;
-    private final KeyDueTimes due;
-    private final boolean purging;
-    private final boolean retracting;
 
     private SessionList[] pool = new SessionList[16];
     private int pooled;
     /** Reused by each merge: the merged sessions' indexes in creation order. */
     private int[] order = new int[8];
 
-    /**
-     * @param operator   the operator: watermark, cleanup times, counts, emission, key state
-     * @param keys       the shard's key dictionary (the key of a session that fires)
-     * @param function   the window's reduce or aggregate
-     * @param due        the operator's due times, armed here
-     * @param purging    whether a firing empties the session (discarding mode)
-     * @param retracting whether a session remembers its result to withdraw it (accumulating-and-retracting mode)
-     */
+    /** See {@link SessionPath#SessionPath} for the parameters. */
     SessionListPath(SessionWindowOperator<T, R> operator, KeyDictionary keys, IncrementalFunction<T, R> function,
             KeyDueTimes due, boolean purging, boolean retracting) {
-        this.operator = operator;
-        this.keys = keys;
-        this.function = function;
-        this.due = due;
-        this.purging = purging;
-        this.retracting = retracting;
+        super(operator, keys, function, due, purging, retracting);
     }
 
     /** A key with one session gets a second: both go to a list (the one there is the older). */

@@ -21,31 +21,12 @@ import io.cepheus.runtime.internal.timer.KeyDueTimes;
  * @param <T> the element type
  * @param <R> the result type
  */
-final class SingleSessionPath<T, R> {
+final class SingleSessionPath<T, R> extends SessionPath<T, R> {
 
-    private final SessionWindowOperator<T, R> operator;
-    private final KeyDictionary keys;
-    private final IncrementalFunction<T, R> function;
-    private final KeyDueTimes due;
-    private final boolean purging;
-    private final boolean retracting;
-
-    /**
-     * @param operator   the operator: watermark, cleanup times, counts, emission, key state
-     * @param keys       the shard's key dictionary (the key of a session that fires)
-     * @param function   the window's reduce or aggregate
-     * @param due        the operator's due times, armed here
-     * @param purging    whether a firing empties the session (discarding mode)
-     * @param retracting whether a session remembers its result to withdraw it (accumulating-and-retracting mode)
-     */
+    /** See {@link SessionPath#SessionPath} for the parameters. */
     SingleSessionPath(SessionWindowOperator<T, R> operator, KeyDictionary keys, IncrementalFunction<T, R> function,
             KeyDueTimes due, boolean purging, boolean retracting) {
-        this.operator = operator;
-        this.keys = keys;
-        this.function = function;
-        this.due = due;
-        this.purging = purging;
-        this.retracting = retracting;
+        super(operator, keys, function, due, purging, retracting);
     }
 
     /**

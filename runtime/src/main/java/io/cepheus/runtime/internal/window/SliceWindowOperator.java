@@ -219,7 +219,7 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
             if (pending.size() > 0) {
                 addPending(); // the earlier elements first
             }
-            add(id, st, event, timestamp);
+            add(id, st, event, timestamp, k, end);
             freeEmptied();
         }
     }
@@ -252,7 +252,8 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
                     @SuppressWarnings("unchecked")
                     T event = (T) pending.take(i);
                     done = i + 1;
-                    add(id, sts[id], event, timestamp);
+                    long k = sliceOf(timestamp);
+                    add(id, sts[id], event, timestamp, k, firstWindowEnd(k, openEnd()));
                 }
             }
             prefetched += sink;
@@ -286,8 +287,11 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         return Math.floorDiv(timestamp - offset, g);
     }
 
-    private void add(int id, KeySlices st, T event, long timestamp) {
-        long k = sliceOf(timestamp);
+    /**
+     * Adds an element to slice {@code k} and schedules the key at {@code end} (relative), the end of the first
+     * window holding the slice that has not fired, if that is earlier than its pending time.
+     */
+    private void add(int id, KeySlices st, T event, long timestamp, long k, long end) {
         Object acc = st.value(k);
         Object updated;
         try {
@@ -305,7 +309,7 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         if (st.put(k, updated)) {
             accumulators++;
         }
-        long fire = firstWindowEnd(k, openEnd()) + offset - 1;
+        long fire = end + offset - 1;
         if (fire < st.timerAt) {
             if (st.timerAt == Long.MAX_VALUE) {
                 timersPending++;
