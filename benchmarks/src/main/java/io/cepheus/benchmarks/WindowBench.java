@@ -20,6 +20,12 @@ import java.util.function.Function;
  * window, for tumbling 10 s, sliding 10 min / 10 s (60 windows per element) and sessions (gap 30 s). Prints
  * events/s (median of the measured runs), results emitted and the sliding / tumbling ratio.
  *
+ * <p>Then the same ratio by key count (1,000, 3,000 and 10,000 keys; the same million events, keys drawn from fewer
+ * values), each measured as alternating tumbling / sliding runs in this JVM and reported as the median over those
+ * pairs of sliding's time over tumbling's, so a change in the machine's state during the run moves both sides of a
+ * pair alike. It shows where the sliding windows' state (60 slices per key, ~2.7 KB) leaves the cache: the work
+ * per element stays the same at every key count, the cost of reaching a key's slices does not.
+ *
  * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar io.cepheus.benchmarks.WindowBench [runs]}
  */
 public final class WindowBench {
@@ -62,10 +68,15 @@ public final class WindowBench {
     }
 
     static Ev[] stream() {
+        return stream(KEYS);
+    }
+
+    /** @return the benchmark's million events, keys drawn at random from {@code keys} values */
+    static Ev[] stream(int keys) {
         Ev[] events = new Ev[EVENTS];
         java.util.SplittableRandom r = new java.util.SplittableRandom(42);
         for (int i = 0; i < EVENTS; i++) {
-            events[i] = new Ev(r.nextInt(KEYS), 1 + r.nextInt(100), i);
+            events[i] = new Ev(r.nextInt(keys), 1 + r.nextInt(100), i);
         }
         return events;
     }
@@ -110,6 +121,37 @@ public final class WindowBench {
                 SlidingEventTimeWindows.of(Duration.ofMinutes(1), Duration.ofSeconds(10)));
         measure("session gap 30 s", events, runs, EventTimeSessionWindows.withGap(Duration.ofSeconds(30)));
         System.out.printf("sliding 10 min / 10 s vs tumbling 10 s: %.2fx slower%n", tumbling / sliding);
+        for (int keys : new int[] {1_000, 3_000, KEYS}) {
+            slidingOverTumbling(keys, runs);
+        }
+    }
+
+    /** Prints the median over alternating pairs of sliding 10 min / 10 s's time over tumbling 10 s's. */
+    private static void slidingOverTumbling(int keys, int runs) {
+        Ev[] events = stream(keys);
+        WindowAssigner<Ev> tumbling = TumblingEventTimeWindows.of(Duration.ofSeconds(10));
+        WindowAssigner<Ev> sliding = SlidingEventTimeWindows.of(Duration.ofMinutes(10), Duration.ofSeconds(10));
+        double[] ratios = new double[runs];
+        double[] tumblingRates = new double[runs];
+        double[] slidingRates = new double[runs];
+        for (int i = -1; i < runs; i++) {
+            long tumblingNanos = run(events, s -> s.aggregate(new CountSum()), tumbling)[0];
+            long slidingNanos = run(events, s -> s.aggregate(new CountSum()), sliding)[0];
+            if (i >= 0) {
+                ratios[i] = (double) slidingNanos / tumblingNanos;
+                tumblingRates[i] = events.length / (tumblingNanos / 1e9);
+                slidingRates[i] = events.length / (slidingNanos / 1e9);
+            }
+        }
+        System.out.printf("%,6d keys: sliding 10 min / 10 s %.2fx tumbling 10 s's time per element (median of %d"
+                + " alternating pairs; tumbling %,.0f, sliding %,.0f events/s)%n", keys, median(ratios), runs,
+                median(tumblingRates), median(slidingRates));
+    }
+
+    private static double median(double[] values) {
+        double[] sorted = values.clone();
+        java.util.Arrays.sort(sorted);
+        return sorted[sorted.length / 2];
     }
 
     private static double measure(String name, Ev[] events, int runs, WindowAssigner<Ev> assigner) {
