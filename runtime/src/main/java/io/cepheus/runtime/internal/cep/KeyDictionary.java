@@ -1,8 +1,12 @@
 package io.cepheus.runtime.internal.cep;
 
+import com.carrotsearch.hppc.IntArrayList;
 import com.carrotsearch.hppc.IntIntHashMap;
+import com.carrotsearch.hppc.LongArrayList;
 import com.carrotsearch.hppc.LongIntHashMap;
 import com.carrotsearch.hppc.ObjectIntHashMap;
+import com.carrotsearch.hppc.cursors.IntIntCursor;
+import com.carrotsearch.hppc.cursors.LongIntCursor;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -13,7 +17,10 @@ import java.util.Objects;
  *
  * <p>Integer and Long keys (the most common) are looked up in primitive maps: an object map compares a probed
  * slot with {@code equals}, which loads the stored key object, a cache miss per lookup once there are many keys
- * (13% of a shard's time on W2 before this); the primitive maps compare values held in their own arrays.
+ * (13% of a shard's time on W2 before this); the primitive maps compare values held in their own arrays. Those
+ * whose values are small non-negative integers go, while they are dense, to a table indexed by the value
+ * ({@link DirectIds}; an Integer and a Long table, as {@code 1} and {@code 1L} are different keys): no hashing,
+ * probing or shifting on release, which W1's constant release and re-creation of keys pays for on every fifth event.
  *
  * <p>Ids are reused last freed, first out. So ids, and with them the order of equal-time results across keys
  * (timers and due keys are ordered by time, then key id), depend on the order in which a shard's operators released
@@ -28,6 +35,8 @@ public final class KeyDictionary {
     private final ObjectIntHashMap<Object> ids = new ObjectIntHashMap<>();
     private final IntIntHashMap intIds = new IntIntHashMap();
     private final LongIntHashMap longIds = new LongIntHashMap();
+    private final DirectIds directInts;
+    private final DirectIds directLongs;
     private Object[] keys = new Object[64];
     /** Per id, which map holds the key, so a release need not load the key object (a cache miss). */
     private byte[] kinds = new byte[64];
@@ -36,9 +45,22 @@ public final class KeyDictionary {
     private static final byte OBJECT = 0;
     private static final byte INT = 1;
     private static final byte LONG = 2;
+    private static final byte DIRECT_INT = 3;
+    private static final byte DIRECT_LONG = 4;
     private int[] freeIds = new int[16];
     private int freeCount;
     private int nextId;
+
+    /** An empty dictionary. */
+    public KeyDictionary() {
+        this(DirectIds.ALWAYS_DIRECT);
+    }
+
+    /** @param alwaysDirect how many small values the direct tables may always cover (tests use few) */
+    KeyDictionary(int alwaysDirect) {
+        directInts = new DirectIds(alwaysDirect);
+        directLongs = new DirectIds(alwaysDirect);
+    }
 
     /**
      * @param key a key, not null
@@ -48,6 +70,12 @@ public final class KeyDictionary {
     public int idOf(Object key) {
         if (key instanceof Integer i) {
             int value = i;
+            if (!directInts.covers(value) && directInts.mayGrowTo(value, size())) {
+                growInts(value);
+            }
+            if (directInts.covers(value)) {
+                return directId(directInts, key, DIRECT_INT, value);
+            }
             int slot = intIds.indexOf(value);
             if (intIds.indexExists(slot)) {
                 return intIds.indexGet(slot);
@@ -58,6 +86,12 @@ public final class KeyDictionary {
         }
         if (key instanceof Long l) {
             long value = l;
+            if (!directLongs.covers(value) && directLongs.mayGrowTo(value, size())) {
+                growLongs(value);
+            }
+            if (directLongs.covers(value)) {
+                return directId(directLongs, key, DIRECT_LONG, value);
+            }
             int slot = longIds.indexOf(value);
             if (longIds.indexExists(slot)) {
                 return longIds.indexGet(slot);
@@ -74,6 +108,50 @@ public final class KeyDictionary {
         int id = newId(key, OBJECT, 0);
         ids.indexInsert(slot, key, id);
         return id;
+    }
+
+    private int directId(DirectIds table, Object key, byte kind, long value) {
+        int id = table.get(value);
+        if (id < 0) {
+            id = newId(key, kind, value);
+            table.put(value, id);
+        }
+        return id;
+    }
+
+    /**
+     * Grows the Integer table to cover {@code value} and moves there the keys of the hash map it now covers, so a
+     * value is always in exactly one of the two.
+     */
+    private void growInts(int value) {
+        directInts.growTo(value);
+        IntArrayList moved = new IntArrayList();
+        for (IntIntCursor c : intIds) {
+            if (directInts.covers(c.key)) {
+                moved.add(c.key);
+                directInts.put(c.key, c.value);
+                kinds[c.value] = DIRECT_INT;
+            }
+        }
+        for (int i = 0; i < moved.size(); i++) {
+            intIds.remove(moved.get(i));
+        }
+    }
+
+    /** {@link #growInts} for Long keys. */
+    private void growLongs(long value) {
+        directLongs.growTo(value);
+        LongArrayList moved = new LongArrayList();
+        for (LongIntCursor c : longIds) {
+            if (directLongs.covers(c.key)) {
+                moved.add(c.key);
+                directLongs.put(c.key, c.value);
+                kinds[c.value] = DIRECT_LONG;
+            }
+        }
+        for (int i = 0; i < moved.size(); i++) {
+            longIds.remove(moved.get(i));
+        }
     }
 
     private int newId(Object key, byte kind, long value) {
@@ -107,6 +185,8 @@ public final class KeyDictionary {
         switch (kinds[id]) {
             case INT -> intIds.remove((int) values[id]);
             case LONG -> longIds.remove(values[id]);
+            case DIRECT_INT -> directInts.remove(values[id]);
+            case DIRECT_LONG -> directLongs.remove(values[id]);
             default -> ids.remove(keys[id]);
         }
         keys[id] = null;
@@ -118,7 +198,7 @@ public final class KeyDictionary {
 
     /** @return keys currently known */
     public int size() {
-        return ids.size() + intIds.size() + longIds.size();
+        return ids.size() + intIds.size() + longIds.size() + directInts.size() + directLongs.size();
     }
 
     /** @return one more than the largest id ever handed out: the size per-key arrays need */

@@ -76,4 +76,102 @@ class KeyDictionaryTest {
         }
         assertEquals(3, d.size());
     }
+
+    @Test
+    void aDenseIdTableTakesOverTheNumericKeysItComesToCover() {
+        KeyDictionary d = new KeyDictionary();
+        int bigInt = d.idOf(100_000); // beyond the table while there are few keys: the hash map
+        int bigLong = d.idOf(100_000L);
+        for (int i = 0; i < 20_000; i++) {
+            d.idOf("s" + i);
+        }
+        int small = d.idOf(90_000); // 20,002 keys allow a table of 131,072 values: it grows and covers 100,000
+        d.idOf(90_000L);
+        assertEquals(bigInt, d.idOf(100_000), "the moved key keeps its id");
+        assertEquals(bigLong, d.idOf(100_000L));
+        assertEquals(Integer.valueOf(100_000), d.keyOf(bigInt));
+        assertEquals(Long.valueOf(100_000), d.keyOf(bigLong));
+        assertEquals(20_004, d.size());
+        d.release(bigInt);
+        assertEquals(20_003, d.size());
+        assertEquals(bigLong, d.idOf(100_000L), "releasing Integer 100000 leaves Long 100000");
+        assertEquals(bigInt, d.idOf(100_000), "back with the most recently freed id");
+        assertEquals(small, d.idOf(90_000));
+    }
+
+    @Test
+    void negativeAndHugeNumericKeysStayInTheHashMaps() {
+        KeyDictionary d = new KeyDictionary();
+        int[] ints = {-1, Integer.MIN_VALUE, Integer.MAX_VALUE, 0};
+        long[] longs = {-1L, Long.MIN_VALUE, Long.MAX_VALUE, 0L, 1L << 40};
+        for (int v : ints) {
+            assertEquals(d.idOf(v), d.idOf(v));
+        }
+        for (long v : longs) {
+            assertEquals(d.idOf(v), d.idOf(v));
+        }
+        assertEquals(ints.length + longs.length, d.size());
+        for (int v : ints) {
+            d.release(d.idOf(v));
+        }
+        for (long v : longs) {
+            d.release(d.idOf(v));
+        }
+        assertEquals(0, d.size());
+    }
+
+    /**
+     * Random lookups and releases of Integer, Long and String keys against a {@link java.util.HashMap}, with a
+     * direct table allowed only 16 values without density, so it grows and takes keys over from the hash maps
+     * all the time.
+     */
+    @Test
+    void behavesAsAMapOfKeysToDistinctIdsUnderRandomUse() {
+        for (long seed = 1; seed <= 300; seed++) {
+            checkAgainstReference(seed);
+        }
+    }
+
+    private static void checkAgainstReference(long seed) {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+        KeyDictionary d = new KeyDictionary(16);
+        java.util.Map<Object, Integer> reference = new java.util.HashMap<>();
+        java.util.List<Object> live = new java.util.ArrayList<>();
+        int range = 1 + random.nextInt(4_000);
+        for (int step = 0; step < 3_000; step++) {
+            String where = "seed " + seed + ", step " + step;
+            if (live.isEmpty() || random.nextInt(10) < 6) {
+                Object key = randomKey(random, range);
+                int id = d.idOf(key);
+                Integer known = reference.get(key);
+                if (known != null) {
+                    assertEquals(known, id, where + ": " + key + " changed its id");
+                } else {
+                    assertTrue(!reference.containsValue(id), where + ": " + key + " got id " + id + ", in use");
+                    reference.put(key, id);
+                    live.add(key);
+                }
+                assertEquals(key, d.keyOf(id), where);
+            } else {
+                int at = random.nextInt(live.size());
+                Object key = live.get(at);
+                live.set(at, live.get(live.size() - 1));
+                live.remove(live.size() - 1);
+                d.release(reference.remove(key));
+            }
+            assertEquals(reference.size(), d.size(), where);
+        }
+        for (java.util.Map.Entry<Object, Integer> e : reference.entrySet()) {
+            assertEquals(e.getValue(), d.idOf(e.getKey()), "seed " + seed + ": " + e.getKey() + " at the end");
+        }
+    }
+
+    private static Object randomKey(java.util.SplittableRandom random, int range) {
+        int value = random.nextInt(range) - (random.nextInt(8) == 0 ? range / 4 : 0);
+        return switch (random.nextInt(3)) {
+            case 0 -> value;
+            case 1 -> (long) value;
+            default -> "k" + value;
+        };
+    }
 }
