@@ -7,12 +7,13 @@ import java.util.Arrays;
  * {@link KeyDictionary}. Finding a key is one array read and forgetting it one write, where a hash map mixes the
  * value, probes, and on removal shifts the entries after it back. Keys that are dense ids (account numbers, user
  * ids from a sequence) are common, and a shard with many short-lived keys forgets and re-learns them all the time
- * (W1 releases and re-creates a key on about a fifth of its events).
+ * (on W1 two events in three create a key that was released before).
  *
  * <p>The table covers the values {@code [0, span())}. It grows (to the next power of two) to take a value only
- * while it stays dense: up to {@code max(2^16, 8 × live keys)} values (and at most 2^26), so its memory follows the number of keys
- * rather than their largest value; larger or negative values stay in the dictionary's hash map. It never shrinks,
- * like the hash maps beside it.
+ * while it stays dense: up to {@code max(2^16, 8 × the keys it holds)} values (and at most 2^26), so its memory
+ * follows the number of keys in it rather than their largest value (keys drawn from all of {@code int} leave it at
+ * 2^16 values, 256 KB); larger or negative values stay in the dictionary's hash map until the table, grown by
+ * denser keys, comes to cover them. It never shrinks, like the hash maps beside it.
  *
  * <p>Owned by the shard's worker thread, like the dictionary.
  */
@@ -21,7 +22,7 @@ final class DirectIds {
     /** How many values the table may always cover, whatever the number of keys. */
     static final int ALWAYS_DIRECT = 1 << 16;
     private static final int NONE = -1;
-    private static final int VALUES_PER_LIVE_KEY = 8;
+    private static final int VALUES_PER_HELD_KEY = 8;
     private static final int MAX_SPAN = 1 << 26;
 
     private final int alwaysDirect;
@@ -49,12 +50,12 @@ final class DirectIds {
     }
 
     /**
-     * @param liveKeys how many keys the dictionary holds now
+     * @param held how many keys the table holds now ({@link #size()})
      * @return whether the table may grow to cover {@code value} (a non-negative value within the density bound)
      */
-    boolean mayGrowTo(long value, int liveKeys) {
+    boolean mayGrowTo(long value, int held) {
         return value >= 0 && value < MAX_SPAN
-                && value < Math.max(alwaysDirect, (long) VALUES_PER_LIVE_KEY * (liveKeys + 1));
+                && value < Math.max(alwaysDirect, (long) VALUES_PER_HELD_KEY * (held + 1));
     }
 
     /** Grows the table to cover {@code value} (which {@link #mayGrowTo} allowed). */

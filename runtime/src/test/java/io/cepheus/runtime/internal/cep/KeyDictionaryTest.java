@@ -80,23 +80,35 @@ class KeyDictionaryTest {
     @Test
     void aDenseIdTableTakesOverTheNumericKeysItComesToCover() {
         KeyDictionary d = new KeyDictionary();
-        int bigInt = d.idOf(100_000); // beyond the table while there are few keys: the hash map
+        int bigInt = d.idOf(100_000); // beyond the table while it holds few keys: the hash map
         int bigLong = d.idOf(100_000L);
         for (int i = 0; i < 20_000; i++) {
-            d.idOf("s" + i);
+            d.idOf(i); // dense keys: the table holds them
+            d.idOf((long) i);
         }
-        int small = d.idOf(90_000); // 20,002 keys allow a table of 131,072 values: it grows and covers 100,000
+        // holding 20,000 keys, a table may cover 160,000 values: it grows to 131,072 and takes 100,000 over
+        int small = d.idOf(90_000);
         d.idOf(90_000L);
         assertEquals(bigInt, d.idOf(100_000), "the moved key keeps its id");
         assertEquals(bigLong, d.idOf(100_000L));
         assertEquals(Integer.valueOf(100_000), d.keyOf(bigInt));
         assertEquals(Long.valueOf(100_000), d.keyOf(bigLong));
-        assertEquals(20_004, d.size());
+        assertEquals(40_004, d.size());
         d.release(bigInt);
-        assertEquals(20_003, d.size());
+        assertEquals(40_003, d.size());
         assertEquals(bigLong, d.idOf(100_000L), "releasing Integer 100000 leaves Long 100000");
         assertEquals(bigInt, d.idOf(100_000), "back with the most recently freed id");
         assertEquals(small, d.idOf(90_000));
+    }
+
+    @Test
+    void keysSpreadOverAllIntsLeaveTheTableSmall() {
+        KeyDictionary d = new KeyDictionary();
+        java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+        for (int i = 0; i < 100_000; i++) {
+            d.idOf(random.nextInt(Integer.MAX_VALUE));
+        }
+        assertTrue(d.directSpan() <= 1 << 16, "span " + d.directSpan());
     }
 
     @Test
