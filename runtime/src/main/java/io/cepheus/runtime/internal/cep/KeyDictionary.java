@@ -71,10 +71,11 @@ public final class KeyDictionary {
     public int idOf(Object key) {
         if (key instanceof Integer i) {
             int value = i;
-            if (!directInts.covers(value) && directInts.mayGrowTo(value, directInts.size())) {
-                growInts(value);
-            }
             if (directInts.covers(value)) {
+                return directId(directInts, key, DIRECT_INT, value);
+            }
+            if (directInts.mayGrowTo(value, directInts.size())) {
+                growInts(value);
                 return directId(directInts, key, DIRECT_INT, value);
             }
             int slot = intIds.indexOf(value);
@@ -87,10 +88,11 @@ public final class KeyDictionary {
         }
         if (key instanceof Long l) {
             long value = l;
-            if (!directLongs.covers(value) && directLongs.mayGrowTo(value, directLongs.size())) {
-                growLongs(value);
-            }
             if (directLongs.covers(value)) {
+                return directId(directLongs, key, DIRECT_LONG, value);
+            }
+            if (directLongs.mayGrowTo(value, directLongs.size())) {
+                growLongs(value);
                 return directId(directLongs, key, DIRECT_LONG, value);
             }
             int slot = longIds.indexOf(value);
