@@ -1,0 +1,132 @@
+package io.cepheus.benchmarks;
+
+import io.cepheus.examples.workloads.BenchEvent;
+import io.cepheus.examples.workloads.MatchChecksum;
+import io.cepheus.examples.workloads.Workload;
+import io.cepheus.examples.workloads.WorkloadGenerator;
+import io.cepheus.examples.workloads.WorkloadRunner;
+import io.cepheus.examples.workloads.WorkloadStream;
+import io.cepheus.examples.workloads.Workloads;
+import io.cepheus.runtime.CepEngine;
+import io.cepheus.runtime.CepTestHarness;
+import io.cepheus.runtime.PatternStream;
+import io.cepheus.runtime.Producer;
+import io.cepheus.runtime.window.EventTimeSessionWindows;
+import io.cepheus.runtime.window.SlidingEventTimeWindows;
+import io.cepheus.runtime.window.TumblingEventTimeWindows;
+import io.cepheus.runtime.window.WindowAssigner;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Locale;
+
+/**
+ * The child side of {@link PairedBuilds}: one JVM on one build's jar that runs a benchmark once each time its
+ * parent writes {@code run} on its standard input, and answers with a line {@code rate <events/s> <result>}: speed
+ * on this thread's CPU time, and a fingerprint of the results (counts and checksum) that the parent compares
+ * between the two builds. {@code quit} or the end of input stops it.
+ *
+ * <p>It uses only the public API and benchmark classes that older builds have too, because {@link PairedBuilds}
+ * runs this class, taken from its own jar, against the other build's jar.
+ *
+ * <p>Specs: {@code engine:Wn} (the CEP engine, one shard, driven on this thread by {@link CepTestHarness} with a
+ * watermark every 1,000 events, as the Flink comparison drives it), {@code bare:Wn} (the bare NFA,
+ * {@link WorkloadRunner}), {@code window:SIZE/SLIDE} in seconds ({@link WindowBench}'s stream and count + sum;
+ * SIZE = SLIDE is tumbling, SIZE 0 is sessions with gap SLIDE).
+ */
+public final class PairedBuildRun {
+
+    private final String kind;
+    private final WorkloadStream stream;
+    private final WindowBench.Ev[] windowEvents;
+    private final WindowAssigner<WindowBench.Ev> assigner;
+
+    /** One class file only, no nested ones: {@link PairedBuilds} copies exactly this file next to the other jar. */
+    PairedBuildRun(String spec) {
+        String[] parts = spec.split(":", 2);
+        if (parts.length != 2) {
+            throw new IllegalArgumentException("spec " + spec + ": expected engine:Wn, bare:Wn or window:SIZE/SLIDE");
+        }
+        kind = parts[0];
+        switch (kind) {
+            case "engine", "bare" -> {
+                stream = WorkloadGenerator.generate(Workload.valueOf(parts[1]));
+                windowEvents = null;
+                assigner = null;
+            }
+            case "window" -> {
+                String[] s = parts[1].split("/");
+                long size = Long.parseLong(s[0]);
+                long slide = Long.parseLong(s[1]);
+                assigner = size == 0 ? EventTimeSessionWindows.withGap(Duration.ofSeconds(slide))
+                        : size == slide ? TumblingEventTimeWindows.of(Duration.ofSeconds(size))
+                        : SlidingEventTimeWindows.of(Duration.ofSeconds(size), Duration.ofSeconds(slide));
+                windowEvents = WindowBench.stream();
+                stream = null;
+            }
+            default -> throw new IllegalArgumentException("spec " + spec + ": unknown kind " + kind);
+        }
+    }
+
+    /** @param args the spec */
+    public static void main(String[] args) throws java.io.IOException {
+        PairedBuildRun benchmark = new PairedBuildRun(args[0]);
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        for (String line = in.readLine(); line != null && !line.equals("quit"); line = in.readLine()) {
+            long start = threads.getCurrentThreadCpuTime();
+            String result = benchmark.runOnce();
+            long nanos = threads.getCurrentThreadCpuTime() - start;
+            System.out.printf(Locale.ROOT, "rate %.0f %s%n", benchmark.events() / (nanos / 1e9), result);
+            System.out.flush();
+        }
+    }
+
+    private int events() {
+        return stream != null ? stream.size() : windowEvents.length;
+    }
+
+    /** @return a fingerprint of the run's results */
+    String runOnce() {
+        return switch (kind) {
+            case "bare" -> WorkloadRunner.forWorkload(stream.workload()).run(stream).toString().replace(' ', '_');
+            case "engine" -> runEngine(stream);
+            default -> {
+                long[] r = WindowBench.run(windowEvents, w -> w.aggregate(new WindowBench.CountSum()), assigner);
+                yield "results=" + r[1] + ",checksum=" + r[2];
+            }
+        };
+    }
+
+    private static String runEngine(WorkloadStream stream) {
+        Workload workload = stream.workload();
+        long[] tally = new long[3];
+        CepEngine<BenchEvent> engine = CepEngine.<BenchEvent>builder().shards(1).build();
+        PatternStream<BenchEvent> patterns = engine.keyBy(BenchEvent::key).pattern(Workloads.pattern(workload));
+        patterns.select((key, match, ts) -> {
+            tally[0]++;
+            tally[1] += MatchChecksum.mix(match.firstTimestamp(), match.lastTimestamp());
+        });
+        if (workload.countsTimeouts()) {
+            patterns.timeouts((key, partialMatch, ts) -> tally[2]++);
+        }
+        Producer<BenchEvent> producer = engine.newProducer();
+        CepTestHarness<BenchEvent> harness = CepTestHarness.start(engine);
+        long[] timestamps = stream.timestamps();
+        BenchEvent[] events = stream.events();
+        for (int i = 0; i < events.length; i++) {
+            producer.send(events[i], timestamps[i]);
+            if ((i + 1) % 1_000 == 0) {
+                producer.watermark(timestamps[i] - 1);
+                harness.runUntilIdle();
+            }
+        }
+        producer.watermark(Long.MAX_VALUE);
+        harness.runUntilIdle();
+        harness.close();
+        return String.format(Locale.ROOT, "matches=%d,timeouts=%d,checksum=%x", tally[0], tally[2], tally[1]);
+    }
+}

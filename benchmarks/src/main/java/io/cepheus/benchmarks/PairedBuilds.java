@@ -1,0 +1,177 @@
+package io.cepheus.benchmarks;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Compares two builds of Cepheus on one benchmark, run by run: two JVMs, one per build's benchmarks jar, kept alive
+ * side by side, each told in turn to run the benchmark once ({@link PairedBuildRun}), alternating which goes first.
+ * Reports each build's median events/s (thread CPU time) and the median over rounds of new / old, with how many
+ * rounds the new build won.
+ *
+ * <p>Why: on a shared VM a run's speed follows the machine's state (its share of the L3 cache, other tenants) by
+ * ±30% over seconds to minutes, more than most changes are worth. Runs of separate processes one after the other
+ * see different states; two runs back to back within the same second see nearly the same, so their ratio measures
+ * the code. A 10% change that 10 pairs of separate processes showed only as "7 of 10 faster" came out here as a
+ * median ratio of 1.11, faster in 29 of 32 rounds.
+ *
+ * <p>Both builds run this jar's {@link PairedBuildRun} (copied next to the other jar, ahead of it on the class
+ * path), so the driver is the same and the older build need not have it; it uses only API that older builds have.
+ * Each round's result fingerprints (counts, checksums) must agree between the builds, or the comparison stops.
+ *
+ * <pre>
+ * java -cp benchmarks/target/benchmarks.jar io.cepheus.benchmarks.PairedBuilds \
+ *      [--rounds 16] [--warmup 3] [--jvm "-Xms2g -Xmx2g"] engine:W1 OLD.jar NEW.jar
+ * </pre>
+ * Specs: {@code engine:Wn}, {@code bare:Wn}, {@code window:SIZE/SLIDE} (seconds; see {@link PairedBuildRun}).
+ */
+public final class PairedBuilds {
+
+    private PairedBuilds() {
+    }
+
+    /**
+     * @param args options, then the spec, the old build's jar and the new build's jar
+     * @throws IOException if a child JVM cannot be started or talked to
+     */
+    public static void main(String[] args) throws IOException {
+        int rounds = 16;
+        int warmup = 3;
+        String jvm = "-Xms2g -Xmx2g";
+        List<String> rest = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+                case "--warmup" -> warmup = Integer.parseInt(args[++i]);
+                case "--jvm" -> jvm = args[++i];
+                default -> rest.add(args[i]);
+            }
+        }
+        if (rest.size() != 3 || rounds < 1 || warmup < 0) {
+            throw new IllegalArgumentException("usage: PairedBuilds [--rounds N] [--warmup N] [--jvm \"ARGS\"]"
+                    + " SPEC OLD.jar NEW.jar");
+        }
+        Path driver = driverDirectory();
+        try (Child old = new Child(jvm, driver, rest.get(1), rest.get(0));
+                Child young = new Child(jvm, driver, rest.get(2), rest.get(0))) {
+            double[] oldRates = new double[rounds];
+            double[] newRates = new double[rounds];
+            double[] ratios = new double[rounds];
+            int newWins = 0;
+            for (int r = -warmup; r < rounds; r++) {
+                boolean oldFirst = (r & 1) == 0;
+                String[] first = (oldFirst ? old : young).runOnce();
+                String[] second = (oldFirst ? young : old).runOnce();
+                String[] o = oldFirst ? first : second;
+                String[] n = oldFirst ? second : first;
+                if (!o[1].equals(n[1])) {
+                    throw new IllegalStateException("the builds disagree: old " + o[1] + ", new " + n[1]);
+                }
+                if (r >= 0) {
+                    oldRates[r] = Double.parseDouble(o[0]);
+                    newRates[r] = Double.parseDouble(n[0]);
+                    ratios[r] = newRates[r] / oldRates[r];
+                    newWins += ratios[r] > 1 ? 1 : 0;
+                    System.out.printf(Locale.ROOT, "round %2d: old %,.0f  new %,.0f events/s  new/old %.3f%n", r,
+                            oldRates[r], newRates[r], ratios[r]);
+                }
+            }
+            System.out.printf(Locale.ROOT, "%s over %d rounds: old median %,.0f, new median %,.0f events/s;"
+                    + " new/old median %.3f (min %.3f, max %.3f), new faster in %d of %d (results: %s)%n",
+                    rest.get(0), rounds, median(oldRates), median(newRates), median(ratios), min(ratios),
+                    max(ratios), newWins, rounds, "equal every round");
+        }
+    }
+
+    /** Writes this jar's {@link PairedBuildRun} class file into a fresh directory, to put ahead of either jar. */
+    private static Path driverDirectory() throws IOException {
+        Path dir = Files.createTempDirectory("cepheus-paired");
+        Path file = dir.resolve("io/cepheus/benchmarks/PairedBuildRun.class");
+        Files.createDirectories(file.getParent());
+        try (InputStream in = PairedBuilds.class.getResourceAsStream("PairedBuildRun.class")) {
+            if (in == null) {
+                throw new IOException("PairedBuildRun.class is not on this class path");
+            }
+            Files.copy(in, file);
+        }
+        file.toFile().deleteOnExit();
+        file.getParent().toFile().deleteOnExit();
+        return dir;
+    }
+
+    private static double median(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        return sorted[sorted.length / 2];
+    }
+
+    private static double min(double[] values) {
+        return Arrays.stream(values).min().orElse(Double.NaN);
+    }
+
+    private static double max(double[] values) {
+        return Arrays.stream(values).max().orElse(Double.NaN);
+    }
+
+    /** One build's JVM, running {@link PairedBuildRun}; owned by the main thread. */
+    private static final class Child implements AutoCloseable {
+
+        private final Process process;
+        private final PrintWriter commands;
+        private final BufferedReader answers;
+        private final String jar;
+
+        Child(String jvm, Path driver, String jar, String spec) throws IOException {
+            this.jar = jar;
+            if (!Files.isRegularFile(Path.of(jar))) {
+                throw new IOException("no such jar: " + jar);
+            }
+            List<String> command = new ArrayList<>();
+            command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            command.addAll(Arrays.asList(jvm.trim().split("\\s+")));
+            command.add("-cp");
+            command.add(driver + java.io.File.pathSeparator + jar);
+            command.add(PairedBuildRun.class.getName());
+            command.add(spec);
+            process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            commands = new PrintWriter(process.getOutputStream(), true, StandardCharsets.UTF_8);
+            answers = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        }
+
+        /** @return {rate, result fingerprint} of one run */
+        String[] runOnce() throws IOException {
+            commands.println("run");
+            String line = answers.readLine();
+            while (line != null && !line.startsWith("rate ")) {
+                System.err.println(jar + ": " + line); // anything else the build printed
+                line = answers.readLine();
+            }
+            if (line == null) {
+                throw new IOException("the JVM on " + jar + " stopped (see its output above)");
+            }
+            String[] parts = line.split(" ", 3);
+            return new String[] {parts[1], parts.length > 2 ? parts[2] : ""};
+        }
+
+        @Override
+        public void close() {
+            commands.println("quit");
+            try {
+                process.waitFor();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                process.destroy();
+            }
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package io.cepheus.benchmarks;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.junit.jupiter.api.Test;
+
+/** The driver {@link PairedBuilds} runs in each build reproduces the published counts, whatever the spec's kind. */
+class PairedBuildRunTest {
+
+    @Test
+    void theEngineAndTheBareNfaGiveW3sPublishedCounts() {
+        assertEquals("matches=83031,timeouts=0,checksum=eb1fb4cd4893157a", new PairedBuildRun("engine:W3").runOnce());
+        assertEquals("matches_83,031,_timeouts_0,_checksum_eb1fb4cd4893157a", new PairedBuildRun("bare:W3").runOnce());
+    }
+
+    @Test
+    void windowSpecsPickTheAssigner() {
+        assertEquals("results=632462,checksum=50467940", new PairedBuildRun("window:10/10").runOnce());
+        assertEquals("results=57610,checksum=50467940", new PairedBuildRun("window:0/30").runOnce());
+    }
+
+    @Test
+    void aBadSpecIsNamed() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new PairedBuildRun("W1"));
+        assertEquals("spec W1: expected engine:Wn, bare:Wn or window:SIZE/SLIDE", e.getMessage());
+    }
+}
