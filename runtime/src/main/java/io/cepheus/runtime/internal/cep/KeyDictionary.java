@@ -1,12 +1,8 @@
 package io.cepheus.runtime.internal.cep;
 
-import com.carrotsearch.hppc.IntArrayList;
 import com.carrotsearch.hppc.IntIntHashMap;
-import com.carrotsearch.hppc.LongArrayList;
 import com.carrotsearch.hppc.LongIntHashMap;
 import com.carrotsearch.hppc.ObjectIntHashMap;
-import com.carrotsearch.hppc.cursors.IntIntCursor;
-import com.carrotsearch.hppc.cursors.LongIntCursor;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -75,7 +71,7 @@ public final class KeyDictionary {
                 return directId(directInts, key, DIRECT_INT, value);
             }
             if (directInts.mayGrowTo(value, directInts.size())) {
-                growInts(value);
+                grow(directInts, value, INT, DIRECT_INT);
                 return directId(directInts, key, DIRECT_INT, value);
             }
             int slot = intIds.indexOf(value);
@@ -92,7 +88,7 @@ public final class KeyDictionary {
                 return directId(directLongs, key, DIRECT_LONG, value);
             }
             if (directLongs.mayGrowTo(value, directLongs.size())) {
-                growLongs(value);
+                grow(directLongs, value, LONG, DIRECT_LONG);
                 return directId(directLongs, key, DIRECT_LONG, value);
             }
             int slot = longIds.indexOf(value);
@@ -123,37 +119,22 @@ public final class KeyDictionary {
     }
 
     /**
-     * Grows the Integer table to cover {@code value} and moves there the keys of the hash map it now covers, so a
-     * value is always in exactly one of the two.
+     * Grows a direct table to cover {@code value} and moves there the keys of kind {@code hashed} it now covers
+     * (they were in that kind's hash map), so a value is always in exactly one of the two. Rare (the table doubles
+     * each time), so a walk over the ids will do.
      */
-    private void growInts(int value) {
-        directInts.growTo(value);
-        IntArrayList moved = new IntArrayList();
-        for (IntIntCursor c : intIds) {
-            if (directInts.covers(c.key)) {
-                moved.add(c.key);
-                directInts.put(c.key, c.value);
-                kinds[c.value] = DIRECT_INT;
+    private void grow(DirectIds table, long value, byte hashed, byte direct) {
+        table.growTo(value);
+        for (int id = 0; id < nextId; id++) {
+            if (keys[id] != null && kinds[id] == hashed && table.covers(values[id])) {
+                table.put(values[id], id);
+                kinds[id] = direct;
+                if (hashed == INT) {
+                    intIds.remove((int) values[id]);
+                } else {
+                    longIds.remove(values[id]);
+                }
             }
-        }
-        for (int i = 0; i < moved.size(); i++) {
-            intIds.remove(moved.get(i));
-        }
-    }
-
-    /** {@link #growInts} for Long keys. */
-    private void growLongs(long value) {
-        directLongs.growTo(value);
-        LongArrayList moved = new LongArrayList();
-        for (LongIntCursor c : longIds) {
-            if (directLongs.covers(c.key)) {
-                moved.add(c.key);
-                directLongs.put(c.key, c.value);
-                kinds[c.value] = DIRECT_LONG;
-            }
-        }
-        for (int i = 0; i < moved.size(); i++) {
-            longIds.remove(moved.get(i));
         }
     }
 
