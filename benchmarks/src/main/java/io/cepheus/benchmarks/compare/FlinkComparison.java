@@ -22,11 +22,15 @@ import java.util.Locale;
  *
  * <pre>
  * java -Xms3g -Xmx3g -cp benchmarks/target/benchmarks.jar io.cepheus.benchmarks.compare.FlinkComparison \
- *      [--warmup 1] [--runs 3] [--events N] [--out benchmarks/target/flink-comparison.md] [W1 ... | cep | windows]
+ *      [--warmup 1] [--runs 3] [--events N] [--keys N] [--out benchmarks/target/flink-comparison.md] \
+ *      [W1 ... | cep | windows]
  * </pre>
  *
  * <p>{@code --events N} feeds every engine only the first N elements of each input (WORKLOADS.md's counts then
- * do not apply, the engines must still agree); the table says so in its input column. Exit status: 0 when every
+ * do not apply, the engines must still agree); the table says so in its input column. {@code --keys N} draws the
+ * window rows' keys from N values instead of 10,000 (the same times and amounts, so the per-key state, and how much
+ * of it the cache holds, is what changes; {@code --keys 1} keeps every engine's state in the first-level cache);
+ * the input column then says it is not the benchmark input. Exit status: 0 when every
  * comparison agreed, 1 on a result mismatch (no table is written), 2 on a bad command line.
  */
 public final class FlinkComparison {
@@ -44,7 +48,8 @@ public final class FlinkComparison {
             options = Options.parse(args);
         } catch (IllegalArgumentException e) {
             System.err.println("FlinkComparison: " + e.getMessage());
-            System.err.println("usage: FlinkComparison [--warmup N] [--runs N] [--events N] [--out FILE] [ROW ...]"
+            System.err.println("usage: FlinkComparison [--warmup N] [--runs N] [--events N] [--keys N] [--out FILE]"
+                    + " [ROW ...]"
                     + " (rows: " + String.join(" ", ROWS) + ", groups cep windows; default all)");
             System.exit(2);
             return;
@@ -59,7 +64,7 @@ public final class FlinkComparison {
         ComparisonHarness harness = new ComparisonHarness(options.warmups, options.runs, System.out);
         List<ComparisonOutcome> outcomes = new ArrayList<>();
         for (String row : options.rows) {
-            Comparison comparison = build(row, options.events);
+            Comparison comparison = build(row, options.events, options.keys);
             System.out.println(comparison.name() + ": " + comparison.input());
             try {
                 outcomes.add(harness.run(comparison));
@@ -92,9 +97,10 @@ public final class FlinkComparison {
      *
      * @param row    one of {@link #ROWS}
      * @param events 0 for the whole input, else feed only the first {@code events} elements
+     * @param keys   the window rows' key count ({@link WindowInput#KEYS} for the benchmark input)
      * @return the comparison
      */
-    static Comparison build(String row, int events) {
+    static Comparison build(String row, int events, int keys) {
         return switch (row) {
             case "W1", "W2", "W3", "W4" -> {
                 WorkloadStream stream = WorkloadGenerator.generate(Workload.valueOf(row));
@@ -102,7 +108,7 @@ public final class FlinkComparison {
             }
             case "tumbling", "sliding", "session" -> WindowComparisons.of(
                     WindowInput.generate(events > 0 ? Math.min(events, WindowInput.EVENTS) : WindowInput.EVENTS,
-                            WindowInput.DEFAULT_SEED),
+                            WindowInput.DEFAULT_SEED, keys, 1, WindowInput.MAX_DELAY_MS),
                     WindowSpec.valueOf(row.toUpperCase(Locale.ROOT)));
             case "join" -> {
                 JoinInput input = JoinInput.generate(JoinInput.ORDERS, JoinInput.DEFAULT_SEED);
@@ -118,6 +124,7 @@ public final class FlinkComparison {
         int warmups = 1;
         int runs = 3;
         int events;
+        int keys = WindowInput.KEYS;
         Path out = Path.of("benchmarks", "target", "flink-comparison.md");
         List<String> rows;
 
@@ -129,12 +136,13 @@ public final class FlinkComparison {
                     case "--warmup" -> options.warmups = number(args, ++i);
                     case "--runs" -> options.runs = number(args, ++i);
                     case "--events" -> options.events = number(args, ++i);
+                    case "--keys" -> options.keys = number(args, ++i);
                     case "--out" -> options.out = Path.of(value(args, ++i));
                     default -> names.add(args[i]);
                 }
             }
-            if (options.runs < 1 || options.warmups < 0 || options.events < 0) {
-                throw new IllegalArgumentException("need --runs >= 1, --warmup >= 0 and --events >= 0");
+            if (options.runs < 1 || options.warmups < 0 || options.events < 0 || options.keys < 1) {
+                throw new IllegalArgumentException("need --runs >= 1, --warmup >= 0, --events >= 0 and --keys >= 1");
             }
             options.rows = rows(names);
             return options;
