@@ -114,6 +114,25 @@ public final class NfaMatcher<T> {
     }
 
     /**
+     * Whether processing {@code event} on a new state (a key with no partial matches yet) would change nothing:
+     * start no partial match, complete none, emit nothing. A caller that keeps no state for idle keys, as the
+     * runtime does, can then skip making one for this event.
+     *
+     * <p>A true answer is exact. The answer is false whenever the pattern's first stage (or a stage reached from
+     * it without taking an event, past optional stages) has an iterative condition, since that needs a partial
+     * match to evaluate; and when a condition throws, so that {@link #process} evaluates it again and reports it
+     * as usual. The simple conditions evaluated here are not evaluated again by a {@link #process} call for the
+     * same event instance that follows directly (on any key), so each still runs once per event.
+     *
+     * @param event the event, not null
+     * @return true if a new state would ignore the event
+     * @throws NullPointerException if the event is null
+     */
+    public boolean ignoredByNewState(T event) {
+        return engine.ignoredByNewState(event);
+    }
+
+    /**
      * Matches one event of the key.
      *
      * @param state     the key's state, created by this matcher

@@ -132,6 +132,12 @@ public final class NfaEngine<T> {
     private static final byte NOT_SIMPLE_ATOM = 5;
     private long stampCounter;
     private long eventStamp;
+    /**
+     * The event {@link #ignoredByNewState} last answered false for, and the stamp its conditions were cached
+     * under: the step that follows on that event reuses the stamp, so each simple condition still runs once.
+     */
+    private Object probedEvent;
+    private long probedStamp;
     private long partialStamp;
     private int contextEntry = NONE;
     /** The state and edge whose condition is being evaluated (edge -1: none), named if the condition throws. */
@@ -298,6 +304,34 @@ public final class NfaEngine<T> {
             }
         }
         step(st, event, timestamp, sink);
+    }
+
+    /** See {@code NfaMatcher#ignoredByNewState}. */
+    public boolean ignoredByNewState(T e) {
+        Objects.requireNonNull(e, "event");
+        probedEvent = null;
+        int start = program.startState;
+        if (!program.decisionDependsOnEventOnly[start]) {
+            return false; // an iterative condition on the way: leave it to the step, with its context
+        }
+        event = e;
+        eventStamp = ++stampCounter;
+        int n;
+        try {
+            n = collectEdges(start, 0);
+        } catch (RuntimeException ex) {
+            return false; // the step evaluates it again and reports it, naming the stage
+        } finally {
+            event = null;
+        }
+        for (int i = 0; i < n; i++) {
+            if (program.edgeAction[decisionPool[2 * i]] == Program.TAKE) {
+                probedEvent = e;
+                probedStamp = eventStamp;
+                return false;
+            }
+        }
+        return true; // from the start state only a TAKE creates anything (see branch)
     }
 
     /** See {@code NfaMatcher#advanceTime}. */
@@ -487,7 +521,8 @@ public final class NfaEngine<T> {
         eventTime = time;
         eventSeq = ++seqCounter;
         eventSlot = NONE;
-        eventStamp = ++stampCounter;
+        eventStamp = e == probedEvent ? probedStamp : ++stampCounter;
+        probedEvent = null;
         decisionPoolSize = 0;
         newCount = 0;
         matchCount = 0;

@@ -11,6 +11,7 @@ import io.cepheus.nfa.OverflowPolicy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The result of running a {@link Scenario} through the NFA engine the way the runtime would for one key:
@@ -41,32 +42,80 @@ public record EngineRun(List<Map<String, List<RefEvent>>> matches, List<Integer>
      * @return what the engine emitted and what it still holds afterwards
      */
     public static EngineRun of(Scenario scenario) {
-        CompiledPattern<RefEvent> compiled = NfaCompiler.compile(scenario.spec().toPattern());
-        NfaMatcher<RefEvent> matcher = compiled.newMatcher(OPTIONS);
-        NfaState state = matcher.newState("key");
-        List<Map<String, List<RefEvent>>> matches = new ArrayList<>();
-        List<Integer> emittedAt = new ArrayList<>();
-        int[] step = {0};
-        int[] timeouts = {0};
-        MatchSink<RefEvent> sink = new MatchSink<>() {
-            @Override
-            public void onMatch(Match<RefEvent> match) {
-                matches.add(match.asMap());
-                emittedAt.add(step[0]);
-            }
-
-            @Override
-            public void onTimeout(Match<RefEvent> partialMatch, long timeoutTimestamp) {
-                timeouts[0]++;
-            }
-        };
+        Recorder r = new Recorder(scenario);
+        NfaState state = r.matcher.newState("key");
         for (RefEvent e : scenario.events()) {
-            step[0] = e.index();
-            matcher.process(state, e, e.ts(), sink);
+            r.step = e.index();
+            r.matcher.process(state, e, e.ts(), r);
         }
-        step[0] = scenario.events().size();
-        matcher.advanceTime(state, Long.MAX_VALUE, sink);
-        return new EngineRun(List.copyOf(matches), List.copyOf(emittedAt), timeouts[0], matcher.bufferedEvents(), matcher.bufferedEntries(),
-                state.isEmpty(), state.partialMatchCount());
+        r.step = scenario.events().size();
+        r.matcher.advanceTime(state, Long.MAX_VALUE, r);
+        return r.result(state.isEmpty(), state.partialMatchCount());
+    }
+
+    /**
+     * Runs the scenario as the runtime treats a key: no state while it has nothing open (a state is freed once
+     * {@link NfaState#isEmpty()}), and none made for an event {@link NfaMatcher#ignoredByNewState} says a new
+     * state would ignore.
+     *
+     * @param scenario the pattern and stream
+     * @param asked    counts the events that found no state
+     * @param skipped  counts those of them that were skipped
+     * @return what the engine emitted and what it still holds afterwards
+     */
+    public static EngineRun withIdleKeysFreed(Scenario scenario, AtomicLong asked, AtomicLong skipped) {
+        Recorder r = new Recorder(scenario);
+        NfaState state = null;
+        for (RefEvent e : scenario.events()) {
+            r.step = e.index();
+            if (state == null) {
+                asked.incrementAndGet();
+                if (r.matcher.ignoredByNewState(e)) {
+                    skipped.incrementAndGet();
+                    continue;
+                }
+                state = r.matcher.newState("key");
+            }
+            r.matcher.process(state, e, e.ts(), r);
+            if (state.isEmpty()) {
+                r.matcher.release(state);
+                state = null;
+            }
+        }
+        r.step = scenario.events().size();
+        if (state != null) {
+            r.matcher.advanceTime(state, Long.MAX_VALUE, r);
+        }
+        return r.result(state == null || state.isEmpty(), state == null ? 0 : state.partialMatchCount());
+    }
+
+    /** A matcher for the scenario's pattern, and what it emits, with the stream position of each match. */
+    private static final class Recorder implements MatchSink<RefEvent> {
+        final NfaMatcher<RefEvent> matcher;
+        final List<Map<String, List<RefEvent>>> matches = new ArrayList<>();
+        final List<Integer> emittedAt = new ArrayList<>();
+        int step;
+        int timeouts;
+
+        Recorder(Scenario scenario) {
+            CompiledPattern<RefEvent> compiled = NfaCompiler.compile(scenario.spec().toPattern());
+            matcher = compiled.newMatcher(OPTIONS);
+        }
+
+        @Override
+        public void onMatch(Match<RefEvent> match) {
+            matches.add(match.asMap());
+            emittedAt.add(step);
+        }
+
+        @Override
+        public void onTimeout(Match<RefEvent> partialMatch, long timeoutTimestamp) {
+            timeouts++;
+        }
+
+        EngineRun result(boolean stateEmpty, int partialMatches) {
+            return new EngineRun(List.copyOf(matches), List.copyOf(emittedAt), timeouts, matcher.bufferedEvents(),
+                    matcher.bufferedEntries(), stateEmpty, partialMatches);
+        }
     }
 }

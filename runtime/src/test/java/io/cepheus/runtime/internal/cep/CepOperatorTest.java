@@ -146,6 +146,49 @@ class CepOperatorTest {
         assertEquals(0, keys.size());
     }
 
+    /**
+     * An event a new state would ignore makes no state for a key that has none: the key is freed once its
+     * buffered events are matched. A key with state still sees every event, and the matches are as before.
+     */
+    @Test
+    void eventsThatStartNothingOnKeysWithoutStateLeaveNoStateBehind() {
+        CepOperator<Ev> op = operator(orderThenShipment());
+        op.processElement("u1", new Ev("x1", 10), 10);
+        op.processElement("u2", new Ev("s0", 11), 11);
+        op.processElement("u1", new Ev("o1", 20), 20);
+        op.processElement("u1", new Ev("x2", 30), 30);
+        op.processElement("u1", new Ev("s1", 40), 40);
+        assertEquals(2, keys.size(), "both keys hold buffered events");
+        op.processWatermark(15);
+        assertEquals(1, keys.size(), "u2's shipment starts nothing: no state, key freed");
+        assertEquals(0, op.partialMatches());
+        op.processWatermark(50);
+        assertEquals(List.of("u1 MATCH o1 s1 @40"), out.lines);
+        assertEquals(0, keys.size());
+        op.processElement("u3", new Ev("o3", 60), 60);
+        op.processElement("u3", new Ev("x3", 70), 70);
+        op.processWatermark(80);
+        assertEquals(1, keys.size(), "u3's order is open");
+        op.processWatermark(200);
+        assertEquals(List.of("u1 MATCH o1 s1 @40", "u3 TIMEOUT o3 @160"), out.lines);
+        assertEquals(0, keys.size());
+    }
+
+    @Test
+    void inProcessingTimeAnEventThatStartsNothingLeavesNoKeyEither() {
+        CepOperator<Ev> op = operator(orderThenShipment());
+        long[] now = {100};
+        op.inProcessingTime(() -> now[0]);
+        op.processElement("u1", new Ev("s0", 0), 0);
+        assertEquals(0, keys.size());
+        op.processElement("u1", new Ev("o1", 0), 0);
+        assertEquals(1, keys.size());
+        now[0] = 110;
+        op.processElement("u1", new Ev("s1", 0), 0);
+        assertEquals(List.of("u1 MATCH o1 s1 @110"), out.lines);
+        assertEquals(0, keys.size());
+    }
+
     @Test
     void lateEventsAreReportedAndCountedNeverMatched() {
         CepOperator<Ev> op = operator(orderThenShipment());
