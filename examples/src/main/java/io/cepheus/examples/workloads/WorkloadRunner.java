@@ -20,7 +20,16 @@ import java.util.Objects;
  * as WORKLOADS.md suggests) exists to check that claim; the benchmarks use {@link Watermarks#AT_END}, because
  * visiting every key every 1,000 events would measure the visiting, not the engine.
  *
- * <p>Each {@link #run} uses a fresh matcher and fresh states; the compiled pattern is reused.
+ * <p>Read-ahead ({@link #withReadAhead}): with tens of thousands of keys the states do not fit in the CPU cache,
+ * and each {@code process} call starts by waiting for its key's state to come from memory, one key after
+ * another. With read-ahead the loop takes the events in groups and, before stepping any of them, reads every
+ * key's state of the group ({@link NfaMatcher#touchState}) and then its storage of further partial matches
+ * ({@link NfaMatcher#touchPartialMatches}), so that their misses overlap. These loops keep only an int sum: they
+ * store no reference, as the matcher's Javadoc asks. The events are still stepped one by one, in order, through
+ * the same step API, so the results are those of the plain loop.
+ *
+ * <p>Each {@link #run} uses a fresh matcher and fresh states; the compiled pattern is reused. A runner belongs to
+ * one thread at a time.
  */
 public final class WorkloadRunner {
 
@@ -34,16 +43,44 @@ public final class WorkloadRunner {
 
     private static final int WATERMARK_INTERVAL = 1_000;
 
+    /** The group size {@link #withReadAhead} suggests: the one the runtime's operators use. */
+    public static final int DEFAULT_READ_AHEAD = 16;
+
     private final CompiledPattern<BenchEvent> compiled;
     private final Watermarks watermarks;
+    private final int readAhead;
+    /** What the read-ahead loops read, kept so that the reads are not removed as dead code; no meaning. */
+    private int readAheadSum;
 
     /**
      * @param compiled   the compiled pattern of the workload
      * @param watermarks how time is driven
      */
     public WorkloadRunner(CompiledPattern<BenchEvent> compiled, Watermarks watermarks) {
+        this(compiled, watermarks, 0);
+    }
+
+    private WorkloadRunner(CompiledPattern<BenchEvent> compiled, Watermarks watermarks, int readAhead) {
         this.compiled = Objects.requireNonNull(compiled, "compiled");
         this.watermarks = Objects.requireNonNull(watermarks, "watermarks");
+        this.readAhead = readAhead;
+    }
+
+    /**
+     * @param events the events per group whose key states are read before the group is stepped; 0 for none
+     * @return a runner like this one that reads ahead (see the class comment)
+     * @throws IllegalArgumentException if {@code events} is negative
+     */
+    public WorkloadRunner withReadAhead(int events) {
+        if (events < 0) {
+            throw new IllegalArgumentException("read-ahead must be 0 (none) or a number of events, got " + events);
+        }
+        return new WorkloadRunner(compiled, watermarks, events);
+    }
+
+    /** @return the events per read-ahead group, 0 if the runner does not read ahead */
+    public int readAhead() {
+        return readAhead;
     }
 
     /**
@@ -66,24 +103,64 @@ public final class WorkloadRunner {
         long[] timestamps = stream.timestamps();
         BenchEvent[] events = stream.events();
         boolean periodic = watermarks == Watermarks.EVERY_1000_EVENTS;
-        for (int i = 0; i < events.length; i++) {
-            int key = keys[i];
-            // one hash probe for both the lookup and a first-seen key's insert
-            int slot = states.indexOf(key);
-            NfaState state;
-            if (states.indexExists(slot)) {
-                state = states.indexGet(slot);
-            } else {
-                state = matcher.newState(key);
-                states.indexInsert(slot, key, state);
+        if (readAhead == 0) {
+            for (int i = 0; i < events.length; i++) {
+                matcher.process(stateOf(matcher, states, keys[i]), events[i], timestamps[i], sink);
+                if (periodic && (i + 1) % WATERMARK_INTERVAL == 0) {
+                    advanceAll(matcher, states, timestamps[i] - 1, sink);
+                }
             }
-            matcher.process(state, events[i], timestamps[i], sink);
-            if (periodic && (i + 1) % WATERMARK_INTERVAL == 0) {
-                advanceAll(matcher, states, timestamps[i] - 1, sink);
+        } else {
+            int ignored = 0;
+            for (int from = 0; from < events.length; from += readAhead) {
+                int to = Math.min(events.length, from + readAhead);
+                ignored += readStatesAhead(matcher, states, keys, from, to);
+                for (int i = from; i < to; i++) {
+                    matcher.process(stateOf(matcher, states, keys[i]), events[i], timestamps[i], sink);
+                    if (periodic && (i + 1) % WATERMARK_INTERVAL == 0) {
+                        advanceAll(matcher, states, timestamps[i] - 1, sink);
+                    }
+                }
             }
+            readAheadSum += ignored;
         }
         advanceAll(matcher, states, Long.MAX_VALUE, sink);
         return sink.result();
+    }
+
+    /** The key's state, made on its first event: one hash probe for both the lookup and the insert. */
+    private static NfaState stateOf(NfaMatcher<BenchEvent> matcher, IntObjectHashMap<NfaState> states, int key) {
+        int slot = states.indexOf(key);
+        if (states.indexExists(slot)) {
+            return states.indexGet(slot);
+        }
+        NfaState state = matcher.newState(key);
+        states.indexInsert(slot, key, state);
+        return state;
+    }
+
+    /**
+     * Reads the states of the keys of events {@code from} to {@code to}, one level per loop, so that their misses
+     * overlap; keys not seen yet have no state to read.
+     *
+     * @return a value of no meaning, returned only so that the reads cannot be optimised away
+     */
+    private static int readStatesAhead(NfaMatcher<BenchEvent> matcher, IntObjectHashMap<NfaState> states,
+            int[] keys, int from, int to) {
+        int sum = 0;
+        for (int i = from; i < to; i++) {
+            int slot = states.indexOf(keys[i]);
+            if (slot >= 0) {
+                sum += matcher.touchState(states.indexGet(slot));
+            }
+        }
+        for (int i = from; i < to; i++) {
+            int slot = states.indexOf(keys[i]);
+            if (slot >= 0) {
+                sum += matcher.touchPartialMatches(states.indexGet(slot));
+            }
+        }
+        return sum;
     }
 
     private static void advanceAll(NfaMatcher<BenchEvent> matcher, IntObjectHashMap<NfaState> states, long time,

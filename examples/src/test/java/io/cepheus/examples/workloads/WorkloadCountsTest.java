@@ -1,9 +1,12 @@
 package io.cepheus.examples.workloads;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.cepheus.nfa.CompiledPattern;
 import io.cepheus.nfa.NfaCompiler;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -19,6 +22,25 @@ class WorkloadCountsTest {
         RunResult result = WorkloadRunner.forWorkload(workload).run(TestStreams.of(workload));
 
         assertAgreesWithWorkloadsMd(workload, result);
+    }
+
+    /** Reading the next keys' states ahead changes when memory is read, never what is matched. */
+    @ParameterizedTest
+    @EnumSource(Workload.class)
+    void readingAheadGivesTheSameCounts(Workload workload) {
+        WorkloadRunner runner = WorkloadRunner.forWorkload(workload).withReadAhead(WorkloadRunner.DEFAULT_READ_AHEAD);
+
+        assertEquals(WorkloadRunner.DEFAULT_READ_AHEAD, runner.readAhead());
+        assertAgreesWithWorkloadsMd(workload, runner.run(TestStreams.of(workload)));
+    }
+
+    @Test
+    void aNegativeReadAheadIsRejected() {
+        WorkloadRunner runner = WorkloadRunner.forWorkload(Workload.W1);
+
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> runner.withReadAhead(-1));
+        assertTrue(e.getMessage().contains("-1"), e.getMessage());
     }
 
     /**
