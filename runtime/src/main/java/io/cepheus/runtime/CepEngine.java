@@ -173,18 +173,52 @@ public final class CepEngine<T> implements AutoCloseable {
                 throw new IllegalStateException("cannot restore the snapshot: " + e.getMessage(), e);
             }
         }
-        for (int s = 0; s < shards.size(); s++) {
-            int shard = s;
-            ErrorHandler user = config.errorHandler;
-            ErrorHandler closeInboxOnStop = (role, error) -> {
-                ErrorAction action = user.onError(role, error);
+        for (CepShard<T> shard : shards) {
+            ErrorHandler stopEngineOnStop = shardErrorHandler();
+            runners.add(new AgentRunner(shard, config.idleStrategy.get(), (role, error) -> {
+                ErrorAction action = stopEngineOnStop.onError(role, error);
                 if (action != ErrorAction.CONTINUE) {
-                    inboxes[shard].close(); // producers blocked on a dead shard fail instead of hanging
-                    finished.countDown();
+                    finished.countDown(); // close() does not wait for a stopped shard
                 }
                 return action;
-            };
-            runners.add(new AgentRunner(shards.get(s), config.idleStrategy.get(), closeInboxOnStop).start());
+            }).start());
+        }
+    }
+
+    /** @return the configured error handler, which stops the whole engine when it stops a shard */
+    ErrorHandler shardErrorHandler() {
+        ErrorHandler user = config.errorHandler;
+        return (role, error) -> {
+            ErrorAction action;
+            try {
+                action = user.onError(role, error);
+            } catch (RuntimeException | Error handlerFailure) {
+                error.addSuppressed(handlerFailure);
+                action = ErrorAction.STOP;
+            }
+            if (action != ErrorAction.CONTINUE) {
+                stopAfterFailure();
+            }
+            return action;
+        };
+    }
+
+    /** @return whether {@link Builder#errorHandler} was set (a test harness otherwise throws to its caller) */
+    boolean hasErrorHandler() {
+        return config.errorHandlerSet;
+    }
+
+    /**
+     * A shard stopped on an error: the whole engine stops taking input (producers' sends fail instead of hanging
+     * or feeding a half-dead engine), and the other shards finish what is queued without a final watermark, so
+     * nothing is flushed as if the input had ended; {@link #close()} reports the failure.
+     */
+    private void stopAfterFailure() {
+        for (CepShard<T> s : shards) {
+            s.abandon();
+        }
+        for (ShardInbox<ShardRecord> inbox : inboxes) {
+            inbox.close();
         }
     }
 
@@ -313,7 +347,8 @@ public final class CepEngine<T> implements AutoCloseable {
         PatternStream<T> stream = new PatternStream<>(this, operators.size(), pattern, tieBreaker);
         register(String.join(",", pattern.stageNames()), (id, shard) -> {
             CepOperator<T> operator = new CepOperator<>(id, stream.pattern(), config.nfaOptions,
-                    stream.tieBreaker(), shard.keys(), shard.timers(), stream.output(shard::watermark, config.clock));
+                    stream.tieBreaker(), shard.keys(), shard.timers(),
+                    stream.output(shard::watermark, config.clock, shard.failures()));
             if (stream.isProcessingTime()) {
                 operator.inProcessingTime(config.clock);
             }
@@ -452,6 +487,7 @@ public final class CepEngine<T> implements AutoCloseable {
         private Supplier<IdleStrategy> idleStrategy = () -> IdleStrategy.backoff(100, 10, 1_000, 1_000_000);
         private NfaOptions nfaOptions = NfaOptions.defaults();
         private ErrorHandler errorHandler = ErrorHandler.alwaysStop();
+        private boolean errorHandlerSet;
         private boolean flushOnClose = true;
         private io.cepheus.nfa.EventCodec<T> eventCodec;
         private io.cepheus.nfa.EventCodec<Object> keyCodec;
@@ -541,9 +577,19 @@ public final class CepEngine<T> implements AutoCloseable {
             return this;
         }
 
-        /** @param handler decides whether a shard goes on after an exception from user code @return this builder */
+        /**
+         * Decides what happens when user code throws and the stream has no dead-letter handler (see
+         * {@link UserCodeException}): {@link ErrorHandler#alwaysStop()} (the default) stops the engine, which then
+         * takes no more input and reports the failure from {@link #close()};
+         * {@link ErrorHandler#logAndContinue} logs it and goes on. Either way the shard first finishes the batch in
+         * which the failure happened, so every key's state stays consistent.
+         *
+         * @param handler called on the failing shard's thread, at the end of the batch
+         * @return this builder
+         */
         public Builder<T> errorHandler(ErrorHandler handler) {
             this.errorHandler = Objects.requireNonNull(handler, "handler");
+            this.errorHandlerSet = true;
             return this;
         }
 

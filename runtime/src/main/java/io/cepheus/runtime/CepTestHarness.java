@@ -20,6 +20,13 @@ import java.util.List;
  * h.close();
  * }</pre>
  *
+ * <p>Failures of user code ({@link UserCodeException}) go where the engine would send them: to the stream's
+ * dead-letter handler, or else to the engine's {@link CepEngine.Builder#errorHandler} if one was set: if it goes
+ * on, so does the harness; if it stops, the engine stops as a started one would (no more input, no final flush)
+ * and {@link #runUntilIdle()} throws an {@link IllegalStateException} whose cause is the failure. Without an error
+ * handler, the exception itself is thrown to the caller of {@link #runUntilIdle()}, at the end of the batch in
+ * which it happened, so a test sees it at once.
+ *
  * <p>Single-threaded: everything runs on the thread that calls it. Inboxes must be large enough for what is
  * pushed between two {@link #runUntilIdle()} calls (producers would otherwise wait for a worker that runs
  * only when the caller does: use {@link BackpressurePolicy#REJECT} to be told instead).
@@ -46,7 +53,8 @@ public final class CepTestHarness<T> implements AutoCloseable {
         engine.prepare();
         CepTestHarness<T> harness = new CepTestHarness<>(engine);
         for (Agent shard : engine.shards()) {
-            AgentInvoker invoker = new AgentInvoker(shard);
+            AgentInvoker invoker = engine.hasErrorHandler() ? new AgentInvoker(shard, engine.shardErrorHandler())
+                    : new AgentInvoker(shard);
             invoker.start();
             harness.invokers.add(invoker);
         }
@@ -64,9 +72,17 @@ public final class CepTestHarness<T> implements AutoCloseable {
         while (busy) {
             busy = false;
             for (AgentInvoker invoker : invokers) {
+                if (invoker.isClosed()) {
+                    continue; // stopped by the error handler: the engine takes no more input
+                }
                 int work = invoker.invoke();
                 total += work;
                 busy |= work > 0;
+            }
+        }
+        for (AgentInvoker invoker : invokers) {
+            if (invoker.failure().isPresent()) {
+                throw new IllegalStateException("the engine stopped after a failure", invoker.failure().get());
             }
         }
         return total;

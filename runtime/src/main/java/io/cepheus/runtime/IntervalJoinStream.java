@@ -1,5 +1,6 @@
 package io.cepheus.runtime;
 
+import io.cepheus.runtime.internal.shard.UserFailures;
 import io.cepheus.runtime.internal.join.IntervalJoinOperator;
 import io.cepheus.runtime.join.Collector;
 import io.cepheus.runtime.join.IntervalJoinMetrics;
@@ -67,7 +68,7 @@ public final class IntervalJoinStream<T, L, R, OUT> {
             AtomicLongArray published = new AtomicLongArray(IntervalJoinOperator.COUNTERS);
             counters.add(published);
             return new IntervalJoinOperator<>(id, leftSide, rightSide, lower, upper, shard.keys(), shard.timers(),
-                    output(shard::watermark, engine.engineClock()), published);
+                    output(shard::watermark, engine.engineClock(), shard.failures(), "interval join " + id), published);
         });
     }
 
@@ -182,7 +183,8 @@ public final class IntervalJoinStream<T, L, R, OUT> {
     }
 
     /** The output of one shard's operator (single-threaded: its context and collector are reused). */
-    private IntervalJoinOperator.Output<L, R> output(LongSupplier watermark, Clock clock) {
+    private IntervalJoinOperator.Output<L, R> output(LongSupplier watermark, Clock clock, UserFailures failures,
+            String operator) {
         JoinResultHandler<OUT> res = results;
         LateEventHandler<L> ll = lateLeft;
         LateEventHandler<R> lr = lateRight;
@@ -221,20 +223,27 @@ public final class IntervalJoinStream<T, L, R, OUT> {
 
             @Override
             public void lateLeft(Object key, L left, long timestamp) {
-                ll.onLateEvent(key, left, timestamp);
+                try {
+                    ll.onLateEvent(key, left, timestamp);
+                } catch (RuntimeException e) {
+                    deadLetter(key, left, timestamp,
+                            new UserCodeException("late-event handler", operator, key, timestamp, e));
+                }
             }
 
             @Override
             public void lateRight(Object key, R right, long timestamp) {
-                lr.onLateEvent(key, right, timestamp);
+                try {
+                    lr.onLateEvent(key, right, timestamp);
+                } catch (RuntimeException e) {
+                    deadLetter(key, right, timestamp,
+                            new UserCodeException("late-event handler", operator, key, timestamp, e));
+                }
             }
 
             @Override
             public void deadLetter(Object key, Object element, long timestamp, RuntimeException error) {
-                if (dead == null) {
-                    throw error;
-                }
-                dead.onDeadLetter(key, element, timestamp, error);
+                JoinFailures.deadLetter(dead, failures, operator, key, element, timestamp, error);
             }
         };
     }

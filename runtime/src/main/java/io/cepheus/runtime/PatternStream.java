@@ -3,6 +3,7 @@ package io.cepheus.runtime;
 import io.cepheus.nfa.CompiledPattern;
 import io.cepheus.nfa.Match;
 import io.cepheus.runtime.internal.cep.CepOperator;
+import io.cepheus.runtime.internal.shard.UserFailures;
 import io.cepheus.runtime.time.Clock;
 import java.util.Comparator;
 import java.util.Objects;
@@ -140,9 +141,10 @@ public final class PatternStream<T> {
     /**
      * @param watermark the shard's current watermark, read when a process function asks
      * @param clock     the engine's processing-time clock
+     * @param failures  where what the user's handlers throw is reported (see {@link UserCodeException})
      * @return the output one shard's operator for this pattern writes to (one per shard: single-threaded)
      */
-    CepOperator.Output<T> output(LongSupplier watermark, Clock clock) {
+    CepOperator.Output<T> output(LongSupplier watermark, Clock clock, UserFailures failures) {
         MatchHandler<T> m = matches;
         TimeoutHandler<T> t = timeouts;
         LateEventHandler<T> l = lateEvents;
@@ -153,6 +155,7 @@ public final class PatternStream<T> {
         }
         ProcessContext ctx = new ProcessContext(sideOutputs.freeze(), watermark, clock);
         boolean wantsTimeouts = t != (Object) NO_TIMEOUTS;
+        String operator = "pattern " + id;
         return new CepOperator.Output<>() {
             @Override
             public boolean wantsTimeouts() {
@@ -161,30 +164,71 @@ public final class PatternStream<T> {
 
             @Override
             public void deadLetter(Object key, T event, long timestamp, RuntimeException error) {
-                if (d == null) {
-                    throw error;
-                }
-                d.onDeadLetter(key, event, timestamp, error);
+                failedInput("condition", key, event, timestamp, error);
             }
 
             @Override
             public void match(Object key, Match<T> match, long timestamp) {
-                if (f == null) {
-                    m.onMatch(key, match, timestamp);
-                } else {
-                    ctx.timestamp = timestamp;
-                    f.processMatch(key, match, ctx);
+                try {
+                    if (f == null) {
+                        m.onMatch(key, match, timestamp);
+                    } else {
+                        ctx.timestamp = timestamp;
+                        f.processMatch(key, match, ctx);
+                    }
+                } catch (RuntimeException e) {
+                    failedOutput(f == null ? "match handler" : "process function", key, match, timestamp, e);
                 }
             }
 
             @Override
             public void timeout(Object key, Match<T> partialMatch, long timeoutTimestamp) {
-                t.onTimeout(key, partialMatch, timeoutTimestamp);
+                try {
+                    t.onTimeout(key, partialMatch, timeoutTimestamp);
+                } catch (RuntimeException e) {
+                    failedOutput("timeout handler", key, partialMatch, timeoutTimestamp, e);
+                }
             }
 
             @Override
             public void late(Object key, T event, long timestamp) {
-                l.onLateEvent(key, event, timestamp);
+                try {
+                    l.onLateEvent(key, event, timestamp);
+                } catch (RuntimeException e) {
+                    failedInput("late-event handler", key, event, timestamp,
+                            new UserCodeException("late-event handler", operator, key, timestamp, e));
+                }
+            }
+
+            /** User code threw on an input event: the dead-letter handler gets it, or else the error handler. */
+            private void failedInput(String function, Object key, T event, long timestamp, RuntimeException error) {
+                if (d == null) {
+                    failures.report(error instanceof UserCodeException u ? u
+                            : new UserCodeException(function, operator, key, timestamp, error));
+                    return;
+                }
+                try {
+                    d.onDeadLetter(key, event, timestamp, error);
+                } catch (RuntimeException e) {
+                    failures.report(new UserCodeException("dead-letter handler", operator, key, timestamp, e));
+                }
+            }
+
+            /** A handler threw on an output: the dead-letter handler gets it, or else the error handler. */
+            private void failedOutput(String function, Object key, Match<T> output, long timestamp,
+                    RuntimeException error) {
+                UserCodeException failure = new UserCodeException(function, operator, key, timestamp, error);
+                if (d == null) {
+                    failures.report(failure);
+                    return;
+                }
+                try {
+                    d.onFailedOutput(key, output, timestamp, failure);
+                } catch (UserCodeException rethrown) {
+                    failures.report(rethrown);
+                } catch (RuntimeException e) {
+                    failures.report(new UserCodeException("dead-letter handler", operator, key, timestamp, e));
+                }
             }
         };
     }

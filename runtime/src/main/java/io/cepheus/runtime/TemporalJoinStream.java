@@ -1,5 +1,6 @@
 package io.cepheus.runtime;
 
+import io.cepheus.runtime.internal.shard.UserFailures;
 import io.cepheus.runtime.internal.join.TemporalJoinOperator;
 import io.cepheus.runtime.join.JoinResultHandler;
 import io.cepheus.runtime.join.TemporalJoinFunction;
@@ -41,7 +42,7 @@ public final class TemporalJoinStream<T, S, V, OUT> {
             AtomicLongArray published = new AtomicLongArray(TemporalJoinOperator.COUNTERS);
             counters.add(published);
             return new TemporalJoinOperator<>(id, streamSide, versionSide, joinMissingWithNull, shard.keys(),
-                    shard.timers(), output(), published);
+                    shard.timers(), output(shard.failures(), "temporal join " + id), published);
         });
     }
 
@@ -104,7 +105,7 @@ public final class TemporalJoinStream<T, S, V, OUT> {
                 sum[TemporalJoinOperator.DEAD_LETTERS]);
     }
 
-    private TemporalJoinOperator.Output<S, V> output() {
+    private TemporalJoinOperator.Output<S, V> output(UserFailures failures, String operator) {
         JoinResultHandler<OUT> res = results;
         UnmatchedHandler<S> um = unmatched;
         LateEventHandler<S> le = lateElements;
@@ -126,20 +127,27 @@ public final class TemporalJoinStream<T, S, V, OUT> {
 
             @Override
             public void lateElement(Object key, S element, long timestamp) {
-                le.onLateEvent(key, element, timestamp);
+                try {
+                    le.onLateEvent(key, element, timestamp);
+                } catch (RuntimeException e) {
+                    deadLetter(key, element, timestamp,
+                            new UserCodeException("late-event handler", operator, key, timestamp, e));
+                }
             }
 
             @Override
             public void lateVersion(Object key, V version, long timestamp) {
-                lv.onLateEvent(key, version, timestamp);
+                try {
+                    lv.onLateEvent(key, version, timestamp);
+                } catch (RuntimeException e) {
+                    deadLetter(key, version, timestamp,
+                            new UserCodeException("late-event handler", operator, key, timestamp, e));
+                }
             }
 
             @Override
             public void deadLetter(Object key, Object element, long timestamp, RuntimeException error) {
-                if (dead == null) {
-                    throw error;
-                }
-                dead.onDeadLetter(key, element, timestamp, error);
+                JoinFailures.deadLetter(dead, failures, operator, key, element, timestamp, error);
             }
         };
     }

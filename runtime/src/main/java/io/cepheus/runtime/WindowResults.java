@@ -1,5 +1,6 @@
 package io.cepheus.runtime;
 
+import io.cepheus.runtime.internal.shard.UserFailures;
 import io.cepheus.runtime.internal.window.WindowOperator;
 import io.cepheus.runtime.internal.window.WindowOutput;
 import io.cepheus.runtime.window.AccumulationMode;
@@ -90,8 +91,13 @@ public final class WindowResults<R> {
         shards.add(published);
     }
 
-    /** @return the output of one shard's operator (single-threaded) */
-    <T> WindowOutput<T, R> output(LateEventHandler<T> late, DeadLetterHandler<T> deadLetters) {
+    /**
+     * @param late        the late-element handler, or null
+     * @param deadLetters the dead-letter handler, or null
+     * @param failures    where what user code throws is reported (see {@link UserCodeException})
+     * @return the output of one shard's operator (single-threaded)
+     */
+    <T> WindowOutput<T, R> output(LateEventHandler<T> late, DeadLetterHandler<T> deadLetters, UserFailures failures) {
         WindowResultHandler<R> r = results;
         WindowResultHandler<R> retract = retractions;
         if (mode == AccumulationMode.ACCUMULATING_AND_RETRACTING && retract == null) {
@@ -99,35 +105,77 @@ public final class WindowResults<R> {
                     + " set where retractions go with retractions(handler)");
         }
         SideOutputs.Frozen sides = sideOutputs.freeze();
+        String operator = "window " + id;
         return new WindowOutput<>() {
             @Override
             public void result(Object key, Window window, R value, long timestamp) {
-                r.onResult(key, window, value, timestamp);
+                try {
+                    r.onResult(key, window, value, timestamp);
+                } catch (RuntimeException e) {
+                    failedOutput("result handler", key, value, timestamp, e);
+                }
             }
 
             @Override
             public void retract(Object key, Window window, R value, long timestamp) {
-                retract.onResult(key, window, value, timestamp);
+                try {
+                    retract.onResult(key, window, value, timestamp);
+                } catch (RuntimeException e) {
+                    failedOutput("retraction handler", key, value, timestamp, e);
+                }
             }
 
             @Override
             public void late(Object key, T element, long timestamp) {
-                if (late != null) {
+                if (late == null) {
+                    return;
+                }
+                try {
                     late.onLateEvent(key, element, timestamp);
+                } catch (RuntimeException e) {
+                    deadLetter(key, element, timestamp,
+                            new UserCodeException("late-element handler", operator, key, timestamp, e));
                 }
             }
 
             @Override
             public void deadLetter(Object key, T element, long timestamp, RuntimeException error) {
                 if (deadLetters == null) {
-                    throw error;
+                    failures.report(error instanceof UserCodeException u ? u
+                            : new UserCodeException("window function", operator, key, timestamp, error));
+                    return;
                 }
-                deadLetters.onDeadLetter(key, element, timestamp, error);
+                try {
+                    deadLetters.onDeadLetter(key, element, timestamp, error);
+                } catch (RuntimeException e) {
+                    failures.report(new UserCodeException("dead-letter handler", operator, key, timestamp, e));
+                }
+            }
+
+            @Override
+            public void failed(String function, Object key, long timestamp, RuntimeException error) {
+                failures.report(new UserCodeException(function, operator, key, timestamp, error));
             }
 
             @Override
             public <X> void sideOutput(OutputTag<X> tag, X value, long timestamp) {
-                sides.emit(tag, value, timestamp);
+                sides.emit(tag, value, timestamp); // runs inside the process function: its failure is the function's
+            }
+
+            /** A handler threw on a result: the dead-letter handler gets it, or else the error handler. */
+            private void failedOutput(String function, Object key, R value, long timestamp, RuntimeException error) {
+                UserCodeException failure = new UserCodeException(function, operator, key, timestamp, error);
+                if (deadLetters == null) {
+                    failures.report(failure);
+                    return;
+                }
+                try {
+                    deadLetters.onFailedOutput(key, value, timestamp, failure);
+                } catch (UserCodeException rethrown) {
+                    failures.report(rethrown);
+                } catch (RuntimeException e) {
+                    failures.report(new UserCodeException("dead-letter handler", operator, key, timestamp, e));
+                }
             }
         };
     }

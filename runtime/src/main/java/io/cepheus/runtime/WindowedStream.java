@@ -208,7 +208,7 @@ public final class WindowedStream<T> {
             java.util.concurrent.atomic.AtomicLongArray published =
                     new java.util.concurrent.atomic.AtomicLongArray(WindowOperator.METRICS);
             results.addShard(published);
-            var output = results.<T>output(late, dead);
+            var output = results.<T>output(late, dead, shard.failures());
             if (SliceWindowOperator.supports(spec)) {
                 return new SliceWindowOperator<>(operatorId, shard.keys(), shard.timers(), spec, output, published);
             }

@@ -162,8 +162,10 @@ class CepEngineTest {
         in.send(new Ev("u1", 'o', 1, 100));
         in.send(new Ev("u1", 's', 2, 110));
         in.watermark(200);
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, harness::runUntilIdle);
-        assertTrue(e.getMessage().contains("nowhere"), e.getMessage());
+        UserCodeException e = assertThrows(UserCodeException.class, harness::runUntilIdle);
+        assertEquals("process function", e.function());
+        assertTrue(e.getCause() instanceof IllegalArgumentException, String.valueOf(e.getCause()));
+        assertTrue(e.getCause().getMessage().contains("nowhere"), e.getCause().getMessage());
     }
 
     @Test

@@ -32,6 +32,7 @@ public final class CepShard<T> implements Agent, Consumer<ShardRecord> {
     private final KeyDictionary keys = new KeyDictionary();
     private final TimerService timers = new TimerService();
     private final WatermarkValve valve = new WatermarkValve();
+    private final UserFailures failures = new UserFailures();
     private final List<ShardOperator<T>> operators = new ArrayList<>();
     private final TimerHandler timerDispatch = (key, namespace, timestamp) ->
             operators.get(TimerNamespace.operatorOf(namespace)).onTimer(key, namespace, timestamp);
@@ -81,6 +82,14 @@ public final class CepShard<T> implements Agent, Consumer<ShardRecord> {
     /** @return the shard's key dictionary, for operators created on it (setup, before the shard runs) */
     public KeyDictionary keys() {
         return keys;
+    }
+
+    /**
+     * @return where the shard's operators report what user code threw; the shard throws it at the end of the
+     *         batch (setup, before the shard runs)
+     */
+    public UserFailures failures() {
+        return failures;
     }
 
     /** @return the shard's timer service, for operators created on it (setup, before the shard runs) */
@@ -215,9 +224,10 @@ public final class CepShard<T> implements Agent, Consumer<ShardRecord> {
         } finally {
             publish();
         }
+        failures.throwIfAny(); // the batch is complete: the error handler decides whether the shard goes on
         drained += fired;
         if (drained == 0 && inbox.isClosedAndDrained()) {
-            if (finalWatermark != Long.MIN_VALUE) {
+            if (finalWatermark != Long.MIN_VALUE && !abandoned) {
                 advanceTo(finalWatermark);
                 if (finalWatermark == Long.MAX_VALUE) {
                     // end of input: processing-time patterns flush too
@@ -225,6 +235,7 @@ public final class CepShard<T> implements Agent, Consumer<ShardRecord> {
                 }
             }
             publish();
+            failures.throwIfAny(); // not finished yet: if the shard goes on, the next cycle finishes it
             finished = true;
             onFinished.run();
             return 1;
@@ -453,6 +464,17 @@ public final class CepShard<T> implements Agent, Consumer<ShardRecord> {
             op.readState(in, eventCodec, keyCodec);
         }
         publish();
+    }
+
+    private volatile boolean abandoned;
+
+    /**
+     * The engine stopped because of a failure (another shard's, or this one's): once its inbox is drained the
+     * shard finishes without the final watermark, so a failed engine does not flush results as if its input had
+     * ended. Any thread.
+     */
+    public void abandon() {
+        abandoned = true;
     }
 
     /** @return whether the inbox was closed, drained and the final watermark applied */

@@ -111,7 +111,13 @@ final class SessionListPath<T, R> extends SessionPath<T, R> {
         due.armIfEarlier(id, next, watermark);
         settle(id, st); // a merge may have left one session
         if (fireNow) {
-            R value = function.result(updated);
+            R value;
+            try {
+                value = function.result(updated);
+            } catch (RuntimeException e) {
+                operator.failed(key, sessionEnd - 1, e);
+                return true;
+            }
             if (retracting) {
                 setLast(st, w, value);
             }
@@ -247,7 +253,13 @@ final class SessionListPath<T, R> extends SessionPath<T, R> {
             operator.release(id);
         }
         if (acc != null) {
-            R value = function.result(acc);
+            R value;
+            try {
+                value = function.result(acc);
+            } catch (RuntimeException e) {
+                operator.failed(key, end - 1, e);
+                return;
+            }
             if (retracting && at >= 0) {
                 setLast(st, at, value);
             }

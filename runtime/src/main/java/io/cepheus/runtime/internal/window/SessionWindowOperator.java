@@ -330,6 +330,11 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
 
     // ================================================================== emission
 
+    /** The function threw computing a session's result: reported, nothing emitted, the session's state kept. */
+    void failed(Object key, long maxTimestamp, RuntimeException error) {
+        output.failed("window function", key, maxTimestamp, error);
+    }
+
     /** Emits a session's result, after withdrawing the one it emitted before (retracting mode). */
     void emit(Object key, long start, long end, R value, Object previous) {
         TimeWindow window = new TimeWindow(start, end);

@@ -83,7 +83,13 @@ final class SingleSessionPath<T, R> extends SessionPath<T, R> {
         }
         long cleanup = operator.cleanupTime(maxTs);
         due.armIfEarlier(id, cleanup, watermark);
-        R value = function.result(acc);
+        R value;
+        try {
+            value = function.result(acc);
+        } catch (RuntimeException e) {
+            operator.failed(key, st.end - 1, e);
+            return;
+        }
         if (retracting) {
             st.last = value;
         }
@@ -126,7 +132,13 @@ final class SingleSessionPath<T, R> extends SessionPath<T, R> {
             due.arm(id, cleanup, watermark);
         }
         if (fire) {
-            R value = function.result(acc);
+            R value;
+            try {
+                value = function.result(acc);
+            } catch (RuntimeException e) {
+                operator.failed(key, end - 1, e);
+                return;
+            }
             if (retracting && !gone) {
                 st.last = value;
             }

@@ -428,13 +428,20 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
     /** Emits the window ending at {@code end} (relative) from its slices. */
     private void fire(int keyId, KeySlices st, long end) {
         long from = Math.floorDiv(end - size, g);
-        Object acc = slicesPerWindow == 1 ? st.value(from) // the slice's only window: its accumulator is the window's
-                : st.window(from, from + slicesPerWindow, combiner);
-        if (acc == null) {
+        long start = end - size + offset;
+        R result;
+        try {
+            // user code: combining the slices (merge, reduce) and the result (getResult)
+            Object acc = slicesPerWindow == 1 ? st.value(from) // the slice's only window: its accumulator is the window's
+                    : st.window(from, from + slicesPerWindow, combiner);
+            if (acc == null) {
+                return;
+            }
+            result = function.result(acc);
+        } catch (RuntimeException e) {
+            output.failed("window function", keys.keyOf(keyId), end + offset - 1, e);
             return;
         }
-        R result = function.result(acc);
-        long start = end - size + offset;
         TimeWindow window = new TimeWindow(start, end + offset);
         firings++;
         output.result(keys.keyOf(keyId), window, result, window.maxTimestamp());

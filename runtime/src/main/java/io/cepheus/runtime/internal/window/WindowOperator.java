@@ -244,18 +244,32 @@ public final class WindowOperator<T, V, R> implements ShardOperator<T> {
     public void onTimer(int keyId, long namespace, long timestamp) {
         WindowSlot w = slotOfTimer(keyId, namespace);
         slotTimers.eventTimerFired(w, timestamp);
-        triggerCtx.on(w);
-        TriggerResult r = trigger.onEventTime(timestamp, w.window, triggerCtx);
-        afterTimer(w, r, eventTime && timestamp == cleanupTimeOf(w));
+        boolean cleanup = eventTime && timestamp == cleanupTimeOf(w);
+        try {
+            triggerCtx.on(w);
+            afterTimer(w, trigger.onEventTime(timestamp, w.window, triggerCtx));
+        } catch (RuntimeException e) {
+            output.failed("window function", keys.keyOf(keyId), timestamp, e);
+        }
+        if (cleanup) {
+            removeSlot(w, true); // whatever user code did: the window's time is up
+        }
     }
 
     @Override
     public void onProcessingTimer(int keyId, long namespace, long timestamp, long now) {
         WindowSlot w = slotOfTimer(keyId, namespace);
         slotTimers.processingTimerFired(w, timestamp);
-        triggerCtx.on(w);
-        TriggerResult r = trigger.onProcessingTime(timestamp, w.window, triggerCtx);
-        afterTimer(w, r, !eventTime && timestamp == cleanupTimeOf(w));
+        boolean cleanup = !eventTime && timestamp == cleanupTimeOf(w);
+        try {
+            triggerCtx.on(w);
+            afterTimer(w, trigger.onProcessingTime(timestamp, w.window, triggerCtx));
+        } catch (RuntimeException e) {
+            output.failed("window function", keys.keyOf(keyId), timestamp, e);
+        }
+        if (cleanup) {
+            removeSlot(w, true);
+        }
     }
 
     private WindowSlot slotOfTimer(int keyId, long namespace) {
@@ -268,15 +282,13 @@ public final class WindowOperator<T, V, R> implements ShardOperator<T> {
         return w;
     }
 
-    private void afterTimer(WindowSlot w, TriggerResult r, boolean cleanup) {
+    /** Fires and/or purges as the trigger said; user code runs here (evictors, functions, handlers). */
+    private void afterTimer(WindowSlot w, TriggerResult r) {
         if (r.isFire() && w.contents != null) {
             emitter.emit(w);
         }
         if (r.isPurge()) {
             contents.purge(w);
-        }
-        if (cleanup) {
-            removeSlot(w, true);
         }
     }
 
@@ -335,9 +347,14 @@ public final class WindowOperator<T, V, R> implements ShardOperator<T> {
      */
     private void removeSlot(WindowSlot w, boolean clearTrigger) {
         if (clearTrigger) {
-            triggerCtx.on(w);
-            trigger.clear(w.window, triggerCtx);
-            emitter.clearWindow(w);
+            try {
+                triggerCtx.on(w);
+                trigger.clear(w.window, triggerCtx);
+                emitter.clearWindow(w);
+            } catch (RuntimeException e) {
+                // the window goes all the same: its state must not outlive it
+                output.failed("window function", keys.keyOf(w.keyId), w.window.maxTimestamp(), e);
+            }
         }
         w.windowState = null;
         w.lastResults = null;

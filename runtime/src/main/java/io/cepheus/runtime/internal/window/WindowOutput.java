@@ -25,6 +25,19 @@ public interface WindowOutput<T, R> {
         throw error;
     }
 
+    /**
+     * A window function (trigger, evictor, reduce, aggregate or process function) threw while a window fired; the
+     * firing produced nothing, and the operator went on with its other windows. By default the exception propagates.
+     *
+     * @param function  what threw, e.g. "window function"
+     * @param key       the window's key
+     * @param timestamp the firing's time (the window's max timestamp, or the timer's time)
+     * @param error     what was thrown
+     */
+    default void failed(String function, Object key, long timestamp, RuntimeException error) {
+        throw error;
+    }
+
     /** A record a process function emitted to a side output. */
     <X> void sideOutput(OutputTag<X> tag, X value, long timestamp);
 }
