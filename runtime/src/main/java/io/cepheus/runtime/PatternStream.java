@@ -30,6 +30,8 @@ public final class PatternStream<T> {
     private volatile LateEventHandler<T> lateEvents = (k, e, ts) -> { };
     private volatile DeadLetterHandler<T> deadLetters;
     private volatile PatternProcessFunction<T> process;
+    /** What {@link #process} is to users, named when it throws: "process function", "flatSelect function"... */
+    private volatile String processName = "process function";
     private volatile boolean processingTime;
     private final SideOutputs sideOutputs = new SideOutputs("PatternStream");
 
@@ -52,15 +54,71 @@ public final class PatternStream<T> {
     }
 
     /**
+     * Flink's {@code select}: makes one result of each match ({@code null} for none) and hands it to
+     * {@code results} with the match's key and record timestamp. Instead of {@link #select(MatchHandler)} and
+     * {@link #process}.
+     *
+     * @param function makes the result
+     * @param results  receives each result
+     * @param <R>      the result type
+     * @return this stream
+     */
+    public <R> PatternStream<T> select(PatternSelectFunction<T, R> function, PatternResultHandler<R> results) {
+        Objects.requireNonNull(function, "function");
+        Objects.requireNonNull(results, "results");
+        return matchFunction("select function", (key, match, ctx) -> {
+            R result = function.select(match);
+            if (result != null) {
+                results.onResult(key, result, ctx.timestamp());
+            }
+        });
+    }
+
+    /**
+     * Flink's {@code flatSelect}: makes zero or more results of each match and hands each to {@code results} with
+     * the match's key and record timestamp, as the function emits it. Instead of {@link #select(MatchHandler)}
+     * and {@link #process}.
+     *
+     * <pre>{@code
+     * engine.keyBy(Txn::card).pattern(smallThenLarge)
+     *       .flatSelect((match, out) -> match.events("large").forEach(t -> out.accept(new Alert(t))),
+     *                   (card, alert, ts) -> alerts.publish(alert));
+     * }</pre>
+     *
+     * @param function makes the results
+     * @param results  receives each result
+     * @param <R>      the result type
+     * @return this stream
+     */
+    public <R> PatternStream<T> flatSelect(PatternFlatSelectFunction<T, R> function,
+            PatternResultHandler<R> results) {
+        Objects.requireNonNull(function, "function");
+        Objects.requireNonNull(results, "results");
+        return matchFunction("flatSelect function", (key, match, ctx) -> {
+            long timestamp = ctx.timestamp();
+            function.flatSelect(match, result -> results.onResult(key, result, timestamp));
+        });
+    }
+
+    private PatternStream<T> matchFunction(String name, PatternProcessFunction<T> function) {
+        engine.checkNotStarted(name.substring(0, name.indexOf(' ')) + "()");
+        if (this.process != null) {
+            throw new IllegalStateException("pattern " + id + " already has a " + processName
+                    + "; a pattern stream takes one of select, flatSelect and process");
+        }
+        this.process = function;
+        this.processName = name;
+        return this;
+    }
+
+    /**
      * Handles matches with a process function (time and side outputs) instead of {@link #select}.
      *
      * @param function called for every complete match
      * @return this stream
      */
     public PatternStream<T> process(PatternProcessFunction<T> function) {
-        engine.checkNotStarted("process()");
-        this.process = Objects.requireNonNull(function, "function");
-        return this;
+        return matchFunction("process function", Objects.requireNonNull(function, "function"));
     }
 
     /**
@@ -151,8 +209,10 @@ public final class PatternStream<T> {
         DeadLetterHandler<T> d = deadLetters;
         PatternProcessFunction<T> f = process;
         if (f != null && matches != DEFAULT_MATCHES) {
-            throw new IllegalStateException("pattern " + id + " has both select() and process(): choose one");
+            throw new IllegalStateException("pattern " + id + " has both select(handler) and a " + processName
+                    + ": choose one");
         }
+        String functionName = processName;
         ProcessContext ctx = new ProcessContext(sideOutputs.freeze(), watermark, clock);
         boolean wantsTimeouts = t != (Object) NO_TIMEOUTS;
         String operator = "pattern " + id;
@@ -177,7 +237,7 @@ public final class PatternStream<T> {
                         f.processMatch(key, match, ctx);
                     }
                 } catch (RuntimeException e) {
-                    failedOutput(f == null ? "match handler" : "process function", key, match, timestamp, e);
+                    failedOutput(f == null ? "match handler" : functionName, key, match, timestamp, e);
                 }
             }
 
