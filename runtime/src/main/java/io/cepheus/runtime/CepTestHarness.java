@@ -4,6 +4,7 @@ import io.cepheus.runtime.agent.Agent;
 import io.cepheus.runtime.agent.AgentInvoker;
 import io.cepheus.runtime.internal.queue.ShardInbox;
 import io.cepheus.runtime.internal.shard.ShardRecord;
+import io.cepheus.runtime.time.ManualClock;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -14,9 +15,12 @@ import java.util.List;
  * engine's close does. Use a {@link io.cepheus.runtime.time.ManualClock} for processing time.
  *
  * <pre>{@code
+ * CollectingSink<Match<Login>> matches = new CollectingSink<>();
+ * engine.keyBy(Login::user).pattern(p).select(matches::add);
  * CepTestHarness<Login> h = CepTestHarness.start(engine);
  * in.send(login); in.watermark(100);
- * h.runUntilIdle();   // matches and timeouts have reached the handlers
+ * h.runUntilIdle();                                // matches and timeouts have reached the handlers
+ * h.advanceProcessingTime(Duration.ofMinutes(1));  // processing-time timers fire (needs a ManualClock)
  * h.close();
  * }</pre>
  *
@@ -86,6 +90,24 @@ public final class CepTestHarness<T> implements AutoCloseable {
             }
         }
         return total;
+    }
+
+    /**
+     * Moves the engine's {@link ManualClock} forward, then runs the shards until idle: processing-time timers
+     * that came due fire (processing-time patterns' timeouts, processing-time windows), and producers' periodic
+     * watermarks follow at their next send or {@link Producer#tick()}.
+     *
+     * @param duration how far to move the clock; not negative
+     * @return the number of records and steps processed
+     * @throws IllegalStateException if the engine was not built with a {@link ManualClock}
+     */
+    public int advanceProcessingTime(java.time.Duration duration) {
+        if (!(engine.clock() instanceof ManualClock manual)) {
+            throw new IllegalStateException("the engine's clock is " + engine.clock() + ", not a ManualClock: build"
+                    + " the engine with .clock(new ManualClock(...)) to drive processing time from a test");
+        }
+        manual.advance(duration.toMillis());
+        return runUntilIdle();
     }
 
     /**
