@@ -351,6 +351,8 @@ public final class CepEngine<T> implements AutoCloseable {
                     stream.output(shard::watermark, config.clock, shard.failures()));
             if (stream.isProcessingTime()) {
                 operator.inProcessingTime(config.clock);
+            } else {
+                operator.shareBuffer(shard.patternBuffer(stream.tieBreaker()));
             }
             return operator;
         });

@@ -6,7 +6,9 @@ import java.util.Comparator;
 
 /**
  * An engine's events partitioned by key: every pattern registered here is matched per key, and all of them
- * share the routing, the event-time buffering per shard and the shard's key dictionary.
+ * share the routing and the shard's key dictionary; the event-time patterns that order equal timestamps the same
+ * way also share the shard's event-time buffer, so each event waits for the watermark once however many
+ * patterns watch the stream.
  *
  * @param <T> the event type
  */

@@ -90,7 +90,10 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
     private final NfaMatcher<T> matcher;
     private final KeyDictionary keys;
     private final TimerService timers;
-    private final EventTimeBuffer<T> buffer;
+    /** This operator's own buffer, or the one it shares with the shard's other patterns ({@link #shareBuffer}). */
+    private EventTimeBuffer<T> buffer;
+    /** Null when the buffer is this operator's own. */
+    private SharedEventBuffer<T> shared;
     private final Output<T> output;
     private final Emitter emitter = new Emitter();
     /** Null in event time; in processing time, the clock whose time stamps events on arrival. */
@@ -173,6 +176,26 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
         this.processingExpiryTimer = new KeyTimer(timers, timerNamespace, false);
     }
 
+    /**
+     * Buffers events in {@code sharedBuffer} together with the shard's other event-time patterns of the same
+     * tie-breaker (setup, before events flow; not in processing time): each event is then held once, however
+     * many patterns watch the stream.
+     */
+    public void shareBuffer(SharedEventBuffer<T> sharedBuffer) {
+        if (processingClock != null) {
+            throw new IllegalStateException("pattern operator " + operatorId + " runs in processing time and"
+                    + " buffers nothing");
+        }
+        this.shared = java.util.Objects.requireNonNull(sharedBuffer, "sharedBuffer");
+        this.buffer = sharedBuffer.buffer();
+        sharedBuffer.join(this);
+    }
+
+    /** @return whether this operator adds events to its buffer, writes them to snapshots and counts them */
+    private boolean ownsBuffer() {
+        return shared == null || shared.owns(this);
+    }
+
     /** Tests: reads ahead from {@code minKeys} live keys instead of {@link #READ_AHEAD_MIN_KEYS} (setup). */
     void readAheadFromKeys(int minKeys) {
         this.readAheadMinKeys = minKeys;
@@ -221,7 +244,9 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
             output.late(key, event, timestamp);
             return;
         }
-        buffer.add(keys.idOf(key), event, timestamp);
+        if (ownsBuffer()) {
+            buffer.add(keys.idOf(key), event, timestamp);
+        }
     }
 
     /**
@@ -250,10 +275,12 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
             return false;
         }
         watermark = newWatermark;
-        watermarkRound++;
-        touchedCount = 0;
-        readingAhead = liveStates >= readAheadMinKeys;
-        buffer.releaseUpTo(newWatermark, this::match, readingAhead ? readAhead : null);
+        if (shared == null) {
+            openRound();
+            buffer.releaseUpTo(newWatermark, this::match, readingAhead ? readAhead : null);
+        } else {
+            shared.release(newWatermark); // once for all its patterns; opens this one's round too
+        }
         for (int i = 0; i < touchedCount; i++) {
             if (readingAhead && i % GROUP == 0) {
                 readAhead(touched, i, Math.min(touchedCount, i + GROUP));
@@ -263,6 +290,18 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
             matcher.advanceTime(states[id], newWatermark, emitter);
         }
         return true;
+    }
+
+    /** Starts a watermark's round: the keys that events reach from here on are advanced at its end. */
+    void openRound() {
+        watermarkRound++;
+        touchedCount = 0;
+        readingAhead = liveStates >= readAheadMinKeys;
+    }
+
+    /** @return the lookahead for this round's release, or null when this round does not read ahead */
+    EventTimeBuffer.Lookahead<T> lookahead() {
+        return readingAhead ? readAhead : null;
     }
 
     /**
@@ -349,6 +388,11 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
         readAheadSink += sum;
     }
 
+    /** A key that the shared buffer no longer holds events of: freed unless an operator still holds it. */
+    void idleUnlessHeld(int id) {
+        keyRelease.idle(id);
+    }
+
     /** Reads ahead the states of the next released events' keys, and the events (their conditions read them). */
     private void readAhead(EventTimeBuffer<T> released, int n) {
         NfaState[] sts = states;
@@ -370,9 +414,10 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
         readAheadSink += sum;
     }
 
-    private void match(int id, T event, long timestamp) {
+    /** A released event of key {@code id}; with a shared buffer the buffer frees idle keys once all have seen it. */
+    void match(int id, T event, long timestamp) {
         if (ignoredWithoutState(id, event)) {
-            if (buffer.bufferedFor(id) == 0) {
+            if (shared == null && buffer.bufferedFor(id) == 0) {
                 keyRelease.idle(id);
             }
             return;
@@ -504,6 +549,10 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
                 matcher.writeState(states[id], events, out);
             }
         }
+        if (!ownsBuffer()) {
+            out.writeInt(0); // the shared buffer's events are written once, by its owner
+            return;
+        }
         out.writeInt(buffer.size());
         java.io.IOException[] failure = new java.io.IOException[1];
         buffer.forEachInOrder((id, event, ts) -> {
@@ -587,7 +636,7 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
     /** @return events waiting for the watermark */
     @Override
     public long bufferedEvents() {
-        return buffer.size();
+        return ownsBuffer() ? buffer.size() : 0; // a shared buffer's events are counted once
     }
 
     /** @return shared-buffer entries held by this operator's partial matches */

@@ -92,6 +92,19 @@ public final class CepShard<T> implements Agent, Consumer<ShardRecord> {
         return failures;
     }
 
+    private final java.util.Map<Object, io.cepheus.runtime.internal.cep.SharedEventBuffer<T>> patternBuffers =
+            new java.util.IdentityHashMap<>();
+
+    /**
+     * @param tieBreaker how the patterns order events of equal timestamp (null: arrival order only)
+     * @return the event-time buffer the shard's patterns with this tie-breaker share (setup, before the shard runs)
+     */
+    public io.cepheus.runtime.internal.cep.SharedEventBuffer<T> patternBuffer(
+            java.util.Comparator<? super T> tieBreaker) {
+        return patternBuffers.computeIfAbsent(tieBreaker,
+                k -> new io.cepheus.runtime.internal.cep.SharedEventBuffer<>(tieBreaker));
+    }
+
     /** @return the shard's timer service, for operators created on it (setup, before the shard runs) */
     public TimerService timers() {
         return timers;
