@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.ResourceBundle;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -74,8 +75,10 @@ class ConditionErrorHandlingTest {
         in.send(new Ev(other, 'o', 20, 105));
         in.watermark(200); // releases the events: the condition throws on the shard thread
 
-        while (engine.failure().isEmpty()) { // no timing: waits for the worker, bounded by the test's own run
-            Thread.onSpinWait();
+        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(60); // a bound against hanging, not a speed
+        while (engine.failure().isEmpty()) {
+            assertTrue(System.nanoTime() < giveUp, "the shard did not fail");
+            Thread.yield(); // two cores: leave the shard threads room
         }
         IllegalStateException refused = assertThrows(IllegalStateException.class,
                 () -> in.send(new Ev("u1", 's', 14, 300)), "a stopped shard must not swallow an event");
