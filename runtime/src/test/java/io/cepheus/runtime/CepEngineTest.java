@@ -265,9 +265,14 @@ class CepEngineTest {
     }
 
     /**
-     * Real threads: two producers, two shards, small inboxes so producers block. Every key's order and shipment
-     * must meet exactly once (a shipment overtaking its order would miss), every order without shipment must
-     * time out exactly once, and nothing may be late.
+     * Real threads: two producers, two shards, small inboxes so producers block. Each producer stamps its events
+     * with its own sequence numbers (producer in the high half). Timestamps are designed so that order is
+     * checkable after the event-time buffer's sort: a key's events of one producer come in bursts of equal
+     * timestamp, which only arrival order can put in sequence, and shared keys receive bursts of both producers at
+     * the same timestamps. Checked: per key, each producer's events reach the operator (a pattern every event
+     * matches) in that producer's order, each exactly once; every private key's order and shipment (same
+     * timestamp, the order sent first) meet exactly once; every order without shipment times out exactly once;
+     * nothing is late.
      */
     @Test
     @Tag("stress")
@@ -277,7 +282,10 @@ class CepEngineTest {
         Set<String> timedOut = ConcurrentHashMap.newKeySet();
         AtomicInteger duplicates = new AtomicInteger();
         AtomicInteger late = new AtomicInteger();
-        engine.keyBy(Ev::key).pattern(orderThenShipment())
+        // per key, the stamps of its events in the order they reached the operator (each key: one shard thread)
+        java.util.Map<String, List<Long>> reached = new ConcurrentHashMap<>();
+        KeyedStream<Ev> keyed = engine.keyBy(Ev::key);
+        keyed.pattern(orderThenShipment())
                 .select((key, m, ts) -> {
                     if (!matched.add((String) key)) {
                         duplicates.incrementAndGet();
@@ -289,6 +297,9 @@ class CepEngineTest {
                     }
                 })
                 .lateEvents((key, e, ts) -> late.incrementAndGet());
+        keyed.pattern(Pattern.<Ev>begin("any").where(e -> true))
+                .select((key, m, ts) -> reached.computeIfAbsent((String) key, k -> new ArrayList<>())
+                        .add(m.allEvents().get(0).seq()));
         int producers = 2;
         int keys = 5_000;
         List<Producer<Ev>> ins = new ArrayList<>();
@@ -297,17 +308,24 @@ class CepEngineTest {
         }
         engine.start();
         CountDownLatch sent = new CountDownLatch(producers);
+        List<java.util.Map<String, List<Long>>> sentPerProducer = new ArrayList<>();
         for (int p = 0; p < producers; p++) {
             Producer<Ev> in = ins.get(p);
+            java.util.Map<String, List<Long>> mine = new java.util.HashMap<>(); // this producer's thread only
+            sentPerProducer.add(mine);
             int producer = p;
             new Thread(() -> {
-                long seq = 0;
+                long seq = (long) producer << 32;
                 for (int k = 0; k < keys; k++) {
                     String key = "p" + producer + "-" + k;
                     long ts = 10L * k;
-                    in.send(new Ev(key, 'o', seq++, ts));
+                    seq = send(in, mine, new Ev(key, 'o', seq, ts));
                     if (k % 2 == 0) {
-                        in.send(new Ev(key, 's', seq++, ts + 5));
+                        seq = send(in, mine, new Ev(key, 's', seq, ts)); // same timestamp: after the order by arrival
+                    }
+                    String shared = "s" + (k % 64); // both producers, same timestamps
+                    for (int i = 0; i < 3; i++) {
+                        seq = send(in, mine, new Ev(shared, 'x', seq, ts));
                     }
                     in.watermark(ts);
                 }
@@ -321,5 +339,29 @@ class CepEngineTest {
         assertEquals(producers * keys / 2, timedOut.size());
         assertEquals(0, duplicates.get());
         assertEquals(0, late.get());
+
+        long total = 0;
+        java.util.Set<String> allKeys = new java.util.HashSet<>();
+        for (int p = 0; p < producers; p++) {
+            allKeys.addAll(sentPerProducer.get(p).keySet());
+        }
+        assertEquals(allKeys, reached.keySet(), "every key's events reached the operator");
+        for (String key : allKeys) {
+            for (int p = 0; p < producers; p++) {
+                int producer = p;
+                List<Long> expected = sentPerProducer.get(p).getOrDefault(key, List.of());
+                List<Long> fromProducer = reached.get(key).stream().filter(s -> s >>> 32 == producer).toList();
+                assertEquals(expected, fromProducer, "key " + key + ": producer " + p + "'s events in its order, once");
+                total += expected.size();
+            }
+        }
+        assertEquals(total, engine.metrics().total(ShardMetrics::events));
+    }
+
+    /** Sends a stamped event and notes it per key; @return the next sequence number */
+    private static long send(Producer<Ev> in, java.util.Map<String, List<Long>> sent, Ev e) {
+        in.send(e);
+        sent.computeIfAbsent(e.key(), k -> new ArrayList<>()).add(e.seq());
+        return e.seq() + 1;
     }
 }
