@@ -86,10 +86,12 @@ class ConditionErrorHandlingTest {
 
         IllegalStateException closed = assertThrows(IllegalStateException.class, () -> engine.close(Duration.ofSeconds(60)));
         assertTrue(closed.getMessage().contains("shard failed"), closed.getMessage());
-        ConditionException cause = assertInstanceOf(ConditionException.class, closed.getCause());
+        UserCodeException failure = assertInstanceOf(UserCodeException.class, closed.getCause());
+        assertEquals("condition", failure.function());
+        ConditionException cause = assertInstanceOf(ConditionException.class, failure.getCause());
         assertEquals("ship", cause.stage());
         assertEquals("bad record " + BAD, cause.getCause().getMessage());
-        assertEquals(cause, engine.failure().orElseThrow());
+        assertEquals(failure, engine.failure().orElseThrow());
     }
 
     /** A logger that keeps what it is given; called on shard threads. */
@@ -159,7 +161,8 @@ class ConditionErrorHandlingTest {
         List<RecordingLogger.Entry> logged = List.copyOf(logger.entries);
         assertEquals(1, logged.size(), "one failure, logged once: " + logged);
         assertEquals(System.Logger.Level.ERROR, logged.get(0).level());
-        ConditionException thrown = assertInstanceOf(ConditionException.class, logged.get(0).thrown());
+        UserCodeException failure = assertInstanceOf(UserCodeException.class, logged.get(0).thrown());
+        ConditionException thrown = assertInstanceOf(ConditionException.class, failure.getCause());
         assertEquals("bad record " + BAD, thrown.getCause().getMessage());
 
         // as if the event that threw had not been sent: the rest of its watermark is matched at that watermark
