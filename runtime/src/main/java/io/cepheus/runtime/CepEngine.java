@@ -56,6 +56,7 @@ public final class CepEngine<T> implements AutoCloseable {
     private final List<CepShard<T>> shards = new ArrayList<>();
     private final ShardInbox<ShardRecord>[] inboxes;
     private final CountDownLatch finished;
+    private volatile boolean callerDriven;
     private final List<AgentRunner> runners = new ArrayList<>();
     private Function<? super T, ?> keySelector;
     private java.util.function.Consumer<byte[]> snapshotHandler;
@@ -410,6 +411,19 @@ public final class CepEngine<T> implements AutoCloseable {
         if (started) {
             throw new IllegalStateException(call + " must be called before the engine starts");
         }
+    }
+
+    /**
+     * A {@link CepTestHarness} drives the shards on the caller's thread (setup): a producer that would wait for room
+     * in a full inbox would then wait forever, so it fails instead.
+     */
+    void drivenByCaller() {
+        this.callerDriven = true;
+    }
+
+    /** @return whether the shards run only when the caller runs them (a {@link CepTestHarness}) */
+    boolean isDrivenByCaller() {
+        return callerDriven;
     }
 
     boolean isClosing() {

@@ -32,8 +32,9 @@ import java.util.List;
  * which it happened, so a test sees it at once.
  *
  * <p>Single-threaded: everything runs on the thread that calls it. Inboxes must be large enough for what is
- * pushed between two {@link #runUntilIdle()} calls (producers would otherwise wait for a worker that runs
- * only when the caller does: use {@link BackpressurePolicy#REJECT} to be told instead).
+ * pushed between two {@link #runUntilIdle()} calls: a send, watermark or checkpoint that finds an inbox full
+ * throws an {@link IllegalStateException} saying so (nothing is sent), since no worker would ever make room;
+ * under {@link BackpressurePolicy#REJECT} a full inbox makes {@code send} return false instead, as in an engine.
  *
  * @param <T> the event type
  */
@@ -55,6 +56,7 @@ public final class CepTestHarness<T> implements AutoCloseable {
      */
     public static <T> CepTestHarness<T> start(CepEngine<T> engine) {
         engine.prepare();
+        engine.drivenByCaller();
         CepTestHarness<T> harness = new CepTestHarness<>(engine);
         for (Agent shard : engine.shards()) {
             AgentInvoker invoker = engine.hasErrorHandler() ? new AgentInvoker(shard, engine.shardErrorHandler())

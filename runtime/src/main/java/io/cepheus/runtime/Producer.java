@@ -110,10 +110,16 @@ public final class Producer<T> implements AutoCloseable {
         }
         int shard = CepEngine.shardOf(key, inboxes.length);
         ShardRecord record = new ShardRecord.Event(inputAtShard[shard], key, event, ts);
-        if (block) {
+        if (!block) {
+            if (!inboxes[shard].offer(record)) {
+                return false;
+            }
+        } else if (engine.isDrivenByCaller()) {
+            if (!inboxes[shard].offer(record)) {
+                throw fullInboxOfCallerDrivenEngine(shard, "event " + event);
+            }
+        } else {
             inboxes[shard].put(record, backoff);
-        } else if (!inboxes[shard].offer(record)) {
-            return false;
         }
         generator.onEvent(event, ts, broadcast);
         long now = sendTime();
@@ -200,9 +206,23 @@ public final class Producer<T> implements AutoCloseable {
     }
 
     private void toAllShards(java.util.function.IntFunction<ShardRecord> record) {
+        if (engine.isDrivenByCaller()) {
+            // all or nothing: the caller is the only thread, so the room checked here is still there below
+            for (int s = 0; s < inboxes.length; s++) {
+                if (inboxes[s].size() >= inboxes[s].capacity()) {
+                    throw fullInboxOfCallerDrivenEngine(s, String.valueOf(record.apply(s)));
+                }
+            }
+        }
         for (int s = 0; s < inboxes.length; s++) {
             inboxes[s].put(record.apply(s), backoff); // watermarks are never rejected: they carry time forward
         }
+    }
+
+    private IllegalStateException fullInboxOfCallerDrivenEngine(int shard, String what) {
+        return new IllegalStateException("the inbox of shard " + shard + " is full (" + inboxes[shard].capacity()
+                + " records) and a CepTestHarness drives the shards on this thread, so no one would make room for "
+                + what + ": call runUntilIdle() more often, or build the engine with a larger inboxCapacity");
     }
 
     /** Forwards this source's watermark and idleness to every shard, in-band. */
@@ -212,25 +232,25 @@ public final class Producer<T> implements AutoCloseable {
             if (watermark <= lastWatermark && !idle) {
                 return;
             }
-            idle = false;
-            lastWatermark = Math.max(lastWatermark, watermark);
-            long w = lastWatermark;
+            long w = Math.max(lastWatermark, watermark);
             toAllShards(s -> new ShardRecord.Watermark(inputAtShard[s], w));
+            idle = false; // only once sent: a send that failed (full inbox under a harness) may be repeated
+            lastWatermark = w;
         }
 
         @Override
         public void markIdle() {
             if (!idle) {
-                idle = true;
                 toAllShards(s -> new ShardRecord.Idleness(inputAtShard[s], true));
+                idle = true;
             }
         }
 
         @Override
         public void markActive() {
             if (idle) {
-                idle = false;
                 toAllShards(s -> new ShardRecord.Idleness(inputAtShard[s], false));
+                idle = false;
             }
         }
     }

@@ -101,4 +101,29 @@ class CollectingSinkAndHarnessTest {
         assertTrue(e.getMessage().contains("not a ManualClock"), e.getMessage());
         h.close();
     }
+
+    @Test
+    void aFullInboxUnderTheHarnessFailsFastInsteadOfWaitingForever() {
+        CepEngine<Ev> engine = CepEngine.<Ev>builder().shards(1).inboxCapacity(4).clock(new ManualClock(0))
+                .watermarks(WatermarkStrategy.<Ev>noWatermarks().withTimestampAssigner((e, ts) -> e.ts())).build();
+        CollectingSink<Match<Ev>> matches = new CollectingSink<>();
+        engine.keyBy(Ev::key).pattern(orderThenShipment(Duration.ofSeconds(5))).select(matches::add);
+        Producer<Ev> in = engine.newProducer();
+        CepTestHarness<Ev> h = CepTestHarness.start(engine);
+        for (int i = 0; i < 4; i++) {
+            in.send(new Ev("u" + i, 'o', 10 + i));
+        }
+
+        IllegalStateException event = assertThrows(IllegalStateException.class, () -> in.send(new Ev("u0", 's', 20)));
+        assertTrue(event.getMessage().contains("inbox of shard 0 is full"), event.getMessage());
+        IllegalStateException watermark = assertThrows(IllegalStateException.class, () -> in.watermark(100));
+        assertTrue(watermark.getMessage().contains("runUntilIdle"), watermark.getMessage());
+
+        h.runUntilIdle(); // makes room; nothing was half sent
+        in.send(new Ev("u0", 's', 20));
+        in.watermark(100);
+        h.runUntilIdle();
+        assertEquals(List.of("u0"), matches.keys());
+        h.close();
+    }
 }
