@@ -53,6 +53,13 @@ public class NfaWorkloadBenchmark {
     @Param({"W1", "W2", "W3", "W4"})
     public Workload workload;
 
+    /**
+     * Events per read-ahead group ({@link WorkloadRunner#withReadAhead}): 0 steps each event as it comes; 16 first
+     * reads the key states of the next 16 events, so that their cache misses overlap.
+     */
+    @Param({"0", "16"})
+    public int readAhead;
+
     private WorkloadStream stream;
     private WorkloadRunner runner;
     private int passes;
@@ -67,7 +74,7 @@ public class NfaWorkloadBenchmark {
                     + EVENTS_PER_INVOCATION);
         }
         passes = EVENTS_PER_INVOCATION / stream.size();
-        runner = WorkloadRunner.forWorkload(workload);
+        runner = WorkloadRunner.forWorkload(workload).withReadAhead(readAhead);
         lastResult = runner.run(stream);
         checkCounts();
     }

@@ -28,16 +28,19 @@ public final class QuickBench {
     }
 
     /**
-     * @param args {@code --warmup N}, {@code --runs N} and workload names (default: all four)
+     * @param args {@code --warmup N}, {@code --runs N}, {@code --read-ahead N} (events per read-ahead group,
+     *             {@link WorkloadRunner#withReadAhead}; default 0, none) and workload names (default: all four)
      */
     public static void main(String[] args) {
         int warmups = 3;
         int runs = 5;
+        int readAhead = 0;
         List<String> names = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--warmup" -> warmups = Integer.parseInt(args[++i]);
                 case "--runs" -> runs = Integer.parseInt(args[++i]);
+                case "--read-ahead" -> readAhead = Integer.parseInt(args[++i]);
                 default -> names.add(args[i]);
             }
         }
@@ -45,18 +48,20 @@ public final class QuickBench {
             throw new IllegalArgumentException("need --runs >= 1 and --warmup >= 0");
         }
         com.sun.management.ThreadMXBean threads = allocationCounter();
-        System.out.printf(Locale.ROOT, "QuickBench: %d warm-up + %d timed runs per workload, single thread, %s %s%n",
-                warmups, runs, System.getProperty("java.vm.name"), System.getProperty("java.version"));
+        System.out.printf(Locale.ROOT, "QuickBench: %d warm-up + %d timed runs per workload, single thread, %s, %s %s%n",
+                warmups, runs, readAhead == 0 ? "no read-ahead" : "read-ahead " + readAhead + " events",
+                System.getProperty("java.vm.name"), System.getProperty("java.version"));
         boolean allAgree = true;
         for (Workload workload : WorkloadSelection.parse(names)) {
-            allAgree &= bench(workload, warmups, runs, threads);
+            allAgree &= bench(workload, warmups, runs, readAhead, threads);
         }
         System.exit(allAgree ? 0 : 1);
     }
 
-    private static boolean bench(Workload workload, int warmups, int runs, com.sun.management.ThreadMXBean threads) {
+    private static boolean bench(Workload workload, int warmups, int runs, int readAhead,
+            com.sun.management.ThreadMXBean threads) {
         WorkloadStream stream = WorkloadGenerator.generate(workload);
-        WorkloadRunner runner = WorkloadRunner.forWorkload(workload);
+        WorkloadRunner runner = WorkloadRunner.forWorkload(workload).withReadAhead(readAhead);
         long threadId = Thread.currentThread().getId();
         for (int i = 0; i < warmups; i++) {
             if (!agrees(workload, runner.run(stream))) {
