@@ -6,7 +6,9 @@ import java.util.Objects;
 /**
  * Event-time sessions: each element opens {@code [ts, ts + gap)}, and windows of a key that overlap or touch
  * merge, so a session ends after {@code gap} without elements (the gap counts from the previous element). A late
- * element (within allowed lateness) can bridge two sessions into one.
+ * element (within allowed lateness) can bridge two sessions into one. The merge rule is
+ * {@link MergingWindowAssigner#mergeWindows}' default; the class is final so that the engine can apply that rule in
+ * place (see there). For another rule, write a {@link MergingWindowAssigner}.
  *
  * @param <T> the element type
  */

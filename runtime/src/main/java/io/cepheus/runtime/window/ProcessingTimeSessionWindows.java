@@ -4,7 +4,8 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Sessions over processing time: each element opens {@code [now, now + gap)}; overlapping windows merge.
+ * Sessions over processing time: each element opens {@code [now, now + gap)}; windows that overlap or touch merge
+ * (the default rule of {@link MergingWindowAssigner#mergeWindows}, applied in place: the class is final).
  *
  * @param <T> the element type
  */

@@ -3,7 +3,8 @@ package io.cepheus.runtime.window;
 /**
  * Puts each element into zero or more windows. Implement it for custom windows: assigners emit
  * {@link TimeWindow}s ({@code [start, end)}) through a primitive sink so assigning allocates nothing;
- * {@link MergingWindowAssigner}s additionally have their overlapping windows merged.
+ * {@link MergingWindowAssigner}s additionally have their windows merged as their
+ * {@link MergingWindowAssigner#mergeWindows} decides (by default: those that overlap or touch).
  *
  * @param <T> the element type
  */

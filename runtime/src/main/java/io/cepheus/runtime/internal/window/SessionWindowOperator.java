@@ -112,6 +112,8 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
      * @return whether this operator can run {@code spec}
      */
     public static boolean supports(WindowSpec<?, ?, ?> spec) {
+        // the exact (final) class: its windows merge by the default rule, which the paths hard-code; any other
+        // merging assigner may merge otherwise and goes to WindowOperator, which asks it
         return spec.assigner() instanceof EventTimeSessionWindows && isDefaultTrigger(spec) && spec.evictor() == null
                 && spec.incremental() && spec.process() instanceof PassThrough && spec.accepts() == null;
     }

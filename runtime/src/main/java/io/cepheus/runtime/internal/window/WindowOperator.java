@@ -32,9 +32,10 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * <ul>
  *   <li>An element goes into each of its windows that is not past cleanup ({@code maxTimestamp + lateness <=
  *       watermark}); if none took it and {@code ts + lateness <= watermark} it is late (side output, counted).</li>
- *   <li>Merging assigners: a new window that overlaps or touches live windows of its key replaces them with their
- *       cover, in a new slot: contents merge, the trigger merges its state ({@code onMerge}), the old windows are
- *       cleared (their timers deleted).</li>
+ *   <li>Merging assigners: a new window leads to the merges the assigner's rule decides
+ *       ({@link MergingWindowAssigner#mergeWindows}; for sessions, the live windows of its key that it overlaps or
+ *       touches are replaced by their cover), each into a new slot: contents merge, the trigger merges its state
+ *       ({@code onMerge}), the old windows are cleared (their timers deleted).</li>
  *   <li>A window is removed at its cleanup time: event time {@code maxTimestamp + lateness} (never for the global
  *       window), processing time {@code maxTimestamp}; a key without windows or global state is released.</li>
  * </ul>
@@ -127,8 +128,8 @@ public final class WindowOperator<T, V, R> implements ShardOperator<T> {
         this.contents = new WindowContents<>(spec);
         this.triggerCtx = new WindowTriggerContext(time, slotTimers);
         this.emitter = new WindowEmitter<>(spec, keys, output, time, contents);
-        this.merger = assigner instanceof MergingWindowAssigner ? new WindowMerger<>(new MergerWindows(), slots,
-                contents, triggerCtx, trigger, emitter, eventTime,
+        this.merger = assigner instanceof MergingWindowAssigner<T> m ? new WindowMerger<>(m, new MergerWindows(),
+                slots, contents, triggerCtx, trigger, emitter, eventTime,
                 spec.mode() == AccumulationMode.ACCUMULATING_AND_RETRACTING) : null;
         this.assignerContext = clock::millis;
         this.keyRelease = KeyRelease.unlessTimersPending(keys, timers);
@@ -400,6 +401,11 @@ public final class WindowOperator<T, V, R> implements ShardOperator<T> {
         @Override
         public long watermark() {
             return time.watermark();
+        }
+
+        @Override
+        public void scheduleCleanup(WindowSlot w) {
+            registerCleanupTimer(w);
         }
     }
 
