@@ -1,5 +1,7 @@
 package io.cepheus.runtime.window;
 
+import static io.cepheus.runtime.window.WindowTestKit.engine;
+import static io.cepheus.runtime.window.WindowTestKit.summing;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.cepheus.runtime.CepEngine;
@@ -7,7 +9,7 @@ import io.cepheus.runtime.CepTestHarness;
 import io.cepheus.runtime.Producer;
 import io.cepheus.runtime.WindowResults;
 import io.cepheus.runtime.time.ManualClock;
-import io.cepheus.runtime.time.WatermarkStrategy;
+import io.cepheus.runtime.window.WindowTestKit.Ev;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,18 +23,6 @@ import org.junit.jupiter.api.Test;
  * On merge the fire times of the merged windows combine by min and the timer is registered for the new window.
  */
 class ContinuousProcessingTimeTriggerTest {
-
-    record Ev(String key, long value, long ts) {
-    }
-
-    private static CepEngine<Ev> engine(ManualClock clock) {
-        return CepEngine.<Ev>builder().shards(1).flushOnClose(false).clock(clock)
-                .watermarks(WatermarkStrategy.<Ev>noWatermarks().withTimestampAssigner((e, r) -> e.ts())).build();
-    }
-
-    private static ReduceFunction<Ev> summing() {
-        return (a, b) -> new Ev(a.key(), a.value() + b.value(), a.ts());
-    }
 
     private static void at(ManualClock clock, long t, CepTestHarness<Ev> h) {
         clock.set(t);

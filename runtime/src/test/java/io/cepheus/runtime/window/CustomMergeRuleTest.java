@@ -1,5 +1,7 @@
 package io.cepheus.runtime.window;
 
+import static io.cepheus.runtime.window.WindowTestKit.engine;
+import static io.cepheus.runtime.window.WindowTestKit.summing;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,8 +13,7 @@ import io.cepheus.runtime.WindowResults;
 import io.cepheus.runtime.internal.window.PassThrough;
 import io.cepheus.runtime.internal.window.SessionWindowOperator;
 import io.cepheus.runtime.internal.window.WindowSpec;
-import io.cepheus.runtime.time.ManualClock;
-import io.cepheus.runtime.time.WatermarkStrategy;
+import io.cepheus.runtime.window.WindowTestKit.Ev;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -29,18 +30,6 @@ import org.junit.jupiter.api.Test;
  * before anything changes. Such assigners run on the general window operator, never on the session fast path.
  */
 class CustomMergeRuleTest {
-
-    record Ev(String key, long value, long ts) {
-    }
-
-    private static CepEngine<Ev> engine() {
-        return CepEngine.<Ev>builder().shards(1).flushOnClose(false).clock(new ManualClock())
-                .watermarks(WatermarkStrategy.<Ev>noWatermarks().withTimestampAssigner((e, r) -> e.ts())).build();
-    }
-
-    private static ReduceFunction<Ev> summing() {
-        return (a, b) -> new Ev(a.key(), a.value() + b.value(), a.ts());
-    }
 
     /** A merging assigner with event-time windows {@code [ts, ts + length)} and the default trigger. */
     abstract static class EventTimeMerging implements MergingWindowAssigner<Ev> {

@@ -8,6 +8,7 @@ import io.cepheus.runtime.Producer;
 import io.cepheus.runtime.WindowResults;
 import io.cepheus.runtime.time.ManualClock;
 import io.cepheus.runtime.time.WatermarkStrategy;
+import io.cepheus.runtime.window.WindowTestKit.Ev;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,9 +21,6 @@ import org.junit.jupiter.api.Test;
  * nothing. Each window has its own value of the state.
  */
 class CustomTriggerStateTest {
-
-    record Ev(String key, long value, long ts) {
-    }
 
     /**
      * Keeps a running sum per window: FIRE_AND_PURGE when it reaches 10, PURGE (a reset) on a 0, FIRE at the end of

@@ -1,14 +1,14 @@
 package io.cepheus.runtime.window;
 
+import static io.cepheus.runtime.window.WindowTestKit.engine;
+import static io.cepheus.runtime.window.WindowTestKit.summing;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.cepheus.runtime.CepEngine;
 import io.cepheus.runtime.CepTestHarness;
 import io.cepheus.runtime.Producer;
 import io.cepheus.runtime.WindowResults;
-import io.cepheus.runtime.time.ManualClock;
-import io.cepheus.runtime.time.WatermarkStrategy;
-import java.time.Duration;
+import io.cepheus.runtime.window.WindowTestKit.Ev;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -20,18 +20,6 @@ import org.junit.jupiter.api.Test;
  * assigner the merge of its windows into their cover.
  */
 class CustomWindowAssignerTest {
-
-    record Ev(String key, long value, long ts) {
-    }
-
-    private static CepEngine<Ev> engine() {
-        return CepEngine.<Ev>builder().shards(1).flushOnClose(false).clock(new ManualClock())
-                .watermarks(WatermarkStrategy.<Ev>noWatermarks().withTimestampAssigner((e, r) -> e.ts())).build();
-    }
-
-    private static ReduceFunction<Ev> summing() {
-        return (a, b) -> new Ev(a.key(), a.value() + b.value(), a.ts());
-    }
 
     /** Each element in its second and in its ten seconds: two tumbling granularities at once. */
     static final class SecondsAndTens implements WindowAssigner<Ev> {

@@ -8,6 +8,7 @@ import io.cepheus.runtime.Producer;
 import io.cepheus.runtime.WindowResults;
 import io.cepheus.runtime.time.ManualClock;
 import io.cepheus.runtime.time.WatermarkStrategy;
+import io.cepheus.runtime.window.WindowTestKit.Ev;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,9 +21,6 @@ import org.junit.jupiter.api.Test;
  * after each firing); the function lists the values it sees.
  */
 class EvictAfterFunctionTest {
-
-    record Ev(String key, long value, long ts) {
-    }
 
     private static List<String> run(Evictor<Ev> evictor, long[][] valueAndTs, long[] bufferedAtEnd) {
         CepEngine<Ev> engine = CepEngine.<Ev>builder().shards(1).flushOnClose(false).clock(new ManualClock())

@@ -1,5 +1,7 @@
 package io.cepheus.runtime.window;
 
+import static io.cepheus.runtime.window.WindowTestKit.engine;
+import static io.cepheus.runtime.window.WindowTestKit.summing;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.cepheus.runtime.CepEngine;
@@ -7,7 +9,7 @@ import io.cepheus.runtime.CepTestHarness;
 import io.cepheus.runtime.Producer;
 import io.cepheus.runtime.WindowResults;
 import io.cepheus.runtime.time.ManualClock;
-import io.cepheus.runtime.time.WatermarkStrategy;
+import io.cepheus.runtime.window.WindowTestKit.Ev;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,18 +22,6 @@ import org.junit.jupiter.api.Test;
  * With a dynamic gap each element gives its own gap. Event timestamps play no part.
  */
 class ProcessingTimeSessionWindowsTest {
-
-    record Ev(String key, long value, long ts) {
-    }
-
-    private static CepEngine<Ev> engine(ManualClock clock) {
-        return CepEngine.<Ev>builder().shards(1).flushOnClose(false).clock(clock)
-                .watermarks(WatermarkStrategy.<Ev>noWatermarks().withTimestampAssigner((e, r) -> e.ts())).build();
-    }
-
-    private static ReduceFunction<Ev> summing() {
-        return (a, b) -> new Ev(a.key(), a.value() + b.value(), a.ts());
-    }
 
     /**
      * Gap 3 s. a1 at clock 1000 opens [1000,4000); a2 at 3000 opens [3000,6000), which overlaps: one session

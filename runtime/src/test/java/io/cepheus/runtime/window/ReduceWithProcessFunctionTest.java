@@ -8,6 +8,7 @@ import io.cepheus.runtime.Producer;
 import io.cepheus.runtime.WindowResults;
 import io.cepheus.runtime.time.ManualClock;
 import io.cepheus.runtime.time.WatermarkStrategy;
+import io.cepheus.runtime.window.WindowTestKit.Ev;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,9 +20,6 @@ import org.junit.jupiter.api.Test;
  * with the window's metadata (window, watermark) in its context.
  */
 class ReduceWithProcessFunctionTest {
-
-    record Ev(String key, long value, long ts) {
-    }
 
     /**
      * Tumbling 10 s windows, reduce keeps the larger value, 1 s of allowed lateness. a3, a7, a5 and b1 in [0,10000):

@@ -14,6 +14,7 @@ import io.cepheus.runtime.internal.window.SessionWindowOperator;
 import io.cepheus.runtime.internal.window.WindowSpec;
 import io.cepheus.runtime.time.ManualClock;
 import io.cepheus.runtime.time.WatermarkStrategy;
+import io.cepheus.runtime.window.WindowTestKit.Ev;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,9 +27,6 @@ import org.junit.jupiter.api.Test;
  * must give Flink's output.
  */
 class SessionFastPathDynamicGapTest {
-
-    record Ev(String key, long value, long ts) {
-    }
 
     private static final SessionGapExtractor<Ev> VALUE_SECONDS = e -> e.value() * 1000;
 

@@ -1,5 +1,7 @@
 package io.cepheus.runtime.window;
 
+import static io.cepheus.runtime.window.WindowTestKit.engine;
+import static io.cepheus.runtime.window.WindowTestKit.summing;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,6 +14,7 @@ import io.cepheus.runtime.Producer;
 import io.cepheus.runtime.WindowResults;
 import io.cepheus.runtime.time.ManualClock;
 import io.cepheus.runtime.time.WatermarkStrategy;
+import io.cepheus.runtime.window.WindowTestKit.Ev;
 import java.time.Duration;
 import java.time.LocalTime;
 import java.util.ArrayList;
@@ -21,24 +24,12 @@ import org.junit.jupiter.api.Test;
 /** The behaviours Flink's window documentation describes, through the real engine on the caller's thread. */
 class WindowExamplesTest {
 
-    record Ev(String key, long value, long ts) {
-    }
-
     private static long at(String hhmmss) {
         return LocalTime.parse(hhmmss).toSecondOfDay() * 1000L;
     }
 
-    private static CepEngine<Ev> engine(ManualClock clock) {
-        return CepEngine.<Ev>builder().shards(1).flushOnClose(false).clock(clock)
-                .watermarks(WatermarkStrategy.<Ev>noWatermarks().withTimestampAssigner((e, r) -> e.ts())).build();
-    }
-
     private static String sum(List<Ev> l) {
         return Long.toString(l.stream().mapToLong(Ev::value).sum());
-    }
-
-    private static ReduceFunction<Ev> summing() {
-        return (a, b) -> new Ev(a.key(), a.value() + b.value(), a.ts());
     }
 
     @Test

@@ -12,6 +12,7 @@ import io.cepheus.runtime.WindowedStream;
 import io.cepheus.runtime.agent.ErrorAction;
 import io.cepheus.runtime.time.ManualClock;
 import io.cepheus.runtime.time.WatermarkStrategy;
+import io.cepheus.runtime.window.WindowTestKit.Ev;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,9 +26,6 @@ import org.junit.jupiter.params.provider.EnumSource;
  * its cleanup time. Run on each of the three window operators (shared slices, sessions, the general one).
  */
 class WindowUserFailuresTest {
-
-    record Ev(String key, long value, long ts) {
-    }
 
     /** Which operator the configuration lands on. */
     enum Shape {
