@@ -150,7 +150,10 @@ public final class CepEngine<T> implements AutoCloseable {
     /**
      * Starts this engine from a snapshot (taken live or by {@link CepTestHarness#snapshot}): it must be
      * configured as the snapshotted one (shards, patterns in order, number of producers). Before
-     * {@link #start()}; the restore happens when it starts.
+     * {@link #start()}; the restore happens when it starts, which fails with an {@link IllegalStateException}
+     * naming what is wrong: not a snapshot, another format version, truncated, corrupt (checksum mismatch),
+     * another engine shape, or a pattern of another structure (window, quantifiers, contiguity, skip strategy:
+     * see {@link io.cepheus.nfa.CompiledPattern#structureFingerprint()}; conditions cannot be compared).
      *
      * @param snapshot the snapshot bytes
      */
@@ -162,13 +165,16 @@ public final class CepEngine<T> implements AutoCloseable {
         this.restoreFrom = snapshot.clone();
     }
 
-    /** Starts one worker thread per shard. */
+    /**
+     * Starts one worker thread per shard, after restoring the snapshot given to {@link #restoreFrom}, if any.
+     *
+     * @throws IllegalStateException if the snapshot cannot be restored (the message says why)
+     */
     public void start() {
         prepare();
         if (restoreFrom != null) {
             try {
-                SnapshotFormat.restore(this, new java.io.DataInputStream(new java.io.ByteArrayInputStream(restoreFrom)),
-                        config.eventCodec, config.keyCodec);
+                SnapshotFormat.restore(this, restoreFrom, config.eventCodec, config.keyCodec);
             } catch (java.io.IOException e) {
                 throw new IllegalStateException("cannot restore the snapshot: " + e.getMessage(), e);
             }
