@@ -317,7 +317,7 @@ public final class CepEngine<T> implements AutoCloseable {
     PatternStream<T> register(CompiledPattern<T> pattern, java.util.Comparator<? super T> tieBreaker) {
         checkNotStarted("pattern()");
         PatternStream<T> stream = new PatternStream<>(this, operators.size(), pattern, tieBreaker);
-        register(String.join(",", pattern.stageNames()), (id, shard) -> {
+        register(describe(pattern), (id, shard) -> {
             CepOperator<T> operator = new CepOperator<>(id, stream.pattern(), config.nfaOptions,
                     stream.tieBreaker(), shard.keys(), shard.timers(), stream.output(shard::watermark, config.clock));
             if (stream.isProcessingTime()) {
@@ -326,6 +326,16 @@ public final class CepEngine<T> implements AutoCloseable {
             return operator;
         });
         return stream;
+    }
+
+    /**
+     * What a snapshot calls a pattern: stage names alone would let a state continue under another window,
+     * quantifier or contiguity, so the structure's fingerprint is part of it. Conditions cannot be compared.
+     */
+    private static String describe(CompiledPattern<?> pattern) {
+        return "pattern " + pattern.stageNames()
+                + (pattern.windowMillis() > 0 ? " within " + pattern.windowMillis() + " ms" : "") + ", "
+                + pattern.skipStrategy().kind() + ", structure " + Long.toHexString(pattern.structureFingerprint());
     }
 
     /**
