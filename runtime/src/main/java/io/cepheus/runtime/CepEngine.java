@@ -90,7 +90,9 @@ public final class CepEngine<T> implements AutoCloseable {
 
     /**
      * Partitions the events by key; call once. Every pattern registered on the result is matched per key, and
-     * a key always goes to the same shard.
+     * a key always goes to the same shard, chosen by its {@code hashCode}. With snapshots, that hash must be the
+     * same in the JVM that restores as in the one that wrote (String, boxed primitives, records of those; not
+     * enums or identity hashes): a restore refuses a key that would land on another shard.
      *
      * @param keySelector a pure function of the event (it runs on the producer's thread)
      * @return the keyed stream
@@ -152,8 +154,9 @@ public final class CepEngine<T> implements AutoCloseable {
      * configured as the snapshotted one (shards, patterns in order, number of producers). Before
      * {@link #start()}; the restore happens when it starts, which fails with an {@link IllegalStateException}
      * naming what is wrong: not a snapshot, another format version, truncated, corrupt (checksum mismatch),
-     * another engine shape, or a pattern of another structure (window, quantifiers, contiguity, skip strategy:
-     * see {@link io.cepheus.nfa.CompiledPattern#structureFingerprint()}; conditions cannot be compared).
+     * another engine shape, a pattern of another structure (window, quantifiers, contiguity, skip strategy:
+     * see {@link io.cepheus.nfa.CompiledPattern#structureFingerprint()}; conditions cannot be compared), or a
+     * key whose {@code hashCode} now routes it to another shard than the one it was restored into.
      *
      * @param snapshot the snapshot bytes
      */

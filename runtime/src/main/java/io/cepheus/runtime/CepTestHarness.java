@@ -110,7 +110,9 @@ public final class CepTestHarness<T> implements AutoCloseable {
      * @return the harness, ready to continue where the snapshot was taken
      * @throws java.io.IOException naming what is wrong: the input is not a snapshot, is of another format
      *                             version, is truncated or corrupt (its checksum does not match), or was taken
-     *                             of an engine of another shape (shards, operators, pattern structure)
+     *                             of an engine of another shape (shards, operators, pattern structure), or a
+     *                             restored key's {@code hashCode} routes it to another shard (see
+     *                             {@link CepEngine#keyBy})
      */
     public static <T> CepTestHarness<T> restore(CepEngine<T> engine, java.io.DataInput in,
             io.cepheus.nfa.EventCodec<T> events, io.cepheus.nfa.EventCodec<Object> keyCodec)

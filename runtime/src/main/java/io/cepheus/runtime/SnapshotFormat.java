@@ -1,6 +1,7 @@
 package io.cepheus.runtime;
 
 import io.cepheus.nfa.EventCodec;
+import io.cepheus.runtime.internal.cep.KeyDictionary;
 import io.cepheus.runtime.internal.shard.CepShard;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -193,6 +194,7 @@ final class SnapshotFormat {
                         + " bytes left after its state was read: it was written by operators that write more than"
                         + " this engine's read");
             }
+            checkRouting(list.get(s), s, list.size());
         }
         if (bytes.available() > 0) {
             throw new IOException("the snapshot has " + bytes.available() + " bytes after the last shard's part");
@@ -215,6 +217,27 @@ final class SnapshotFormat {
             if (!description.equals(engine.operatorList().get(id).description())) {
                 throw new IOException("operator " + id + " differs: the snapshot has " + description
                         + ", this engine " + engine.operatorList().get(id).description());
+            }
+        }
+    }
+
+    /**
+     * Every restored key must be on the shard the engine routes it to, or its later events would go to another
+     * shard, which knows nothing of its state. Keys route by {@code hashCode}, so a key type whose hash differs
+     * between JVMs (an enum, an identity hash) breaks this silently; here it is caught. Once per key, at
+     * restore: the routing of events is unchanged.
+     */
+    private static <T> void checkRouting(CepShard<T> shard, int index, int shards) throws IOException {
+        KeyDictionary keys = shard.keys();
+        for (int id = 0; id < keys.idBound(); id++) {
+            Object key = keys.keyAt(id);
+            if (key != null && CepEngine.shardOf(key, shards) != index) {
+                throw new IOException("key " + key + " (" + key.getClass().getName() + ") was restored into shard "
+                        + index + ", but this engine routes it to shard " + CepEngine.shardOf(key, shards)
+                        + ": its hashCode is not the one it had in the JVM that wrote the snapshot. Keys of an"
+                        + " engine with snapshots need a hashCode that is stable across JVMs (String, boxed"
+                        + " primitives, records of those); enums and identity hash codes, also inside records,"
+                        + " are not");
             }
         }
     }
