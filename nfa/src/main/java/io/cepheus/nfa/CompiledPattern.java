@@ -47,6 +47,21 @@ public final class CompiledPattern<T> {
         return program.stateCount();
     }
 
+    /**
+     * Identifies the pattern's structure, as snapshots check it: stage names, states, transitions (with the
+     * shape of their conditions), quantifiers, contiguities, windows and the skip strategy. The same pattern
+     * gives the same value in every JVM; a state written under one fingerprint is refused under another.
+     *
+     * <p>The conditions themselves are not compared: a lambda has no identity or content that is stable
+     * across JVMs. Two patterns that differ only in what a condition tests have the same fingerprint, and
+     * restoring one's state into the other is the caller's responsibility.
+     *
+     * @return a 64-bit hash of the structure
+     */
+    public long structureFingerprint() {
+        return program.fingerprint();
+    }
+
     /** @return a matcher with {@link NfaOptions#defaults()} */
     public NfaMatcher<T> newMatcher() {
         return newMatcher(NfaOptions.defaults());

@@ -64,7 +64,9 @@ public final class NfaMatcher<T> {
      * @param in    where to read
      * @return the restored state, owned by this matcher
      * @throws java.io.IOException if reading fails, the format version is not supported, the snapshot belongs
-     *                             to another pattern, or the data is corrupt (nothing is left behind then)
+     *                             to a pattern of another structure ({@link CompiledPattern#structureFingerprint()};
+     *                             conditions cannot be compared), or the data is corrupt (nothing is left behind
+     *                             then)
      */
     public NfaState readState(Object key, EventCodec<T> codec, java.io.DataInput in) throws java.io.IOException {
         return engine.readState(key, codec, in);

@@ -91,7 +91,9 @@ public final class CepEngine<T> implements AutoCloseable {
 
     /**
      * Partitions the events by key; call once. Every pattern registered on the result is matched per key, and
-     * a key always goes to the same shard.
+     * a key always goes to the same shard, chosen by its {@code hashCode}. With snapshots, that hash must be the
+     * same in the JVM that restores as in the one that wrote (String, boxed primitives, records of those; not
+     * enums or identity hashes): a restore refuses a key that would land on another shard.
      *
      * @param keySelector a pure function of the event (it runs on the producer's thread)
      * @return the keyed stream
@@ -151,7 +153,11 @@ public final class CepEngine<T> implements AutoCloseable {
     /**
      * Starts this engine from a snapshot (taken live or by {@link CepTestHarness#snapshot}): it must be
      * configured as the snapshotted one (shards, patterns in order, number of producers). Before
-     * {@link #start()}; the restore happens when it starts.
+     * {@link #start()}; the restore happens when it starts, which fails with an {@link IllegalStateException}
+     * naming what is wrong: not a snapshot, another format version, truncated, corrupt (checksum mismatch),
+     * another engine shape, a pattern of another structure (window, quantifiers, contiguity, skip strategy:
+     * see {@link io.cepheus.nfa.CompiledPattern#structureFingerprint()}; conditions cannot be compared), or a
+     * key whose {@code hashCode} now routes it to another shard than the one it was restored into.
      *
      * @param snapshot the snapshot bytes
      */
@@ -163,13 +169,16 @@ public final class CepEngine<T> implements AutoCloseable {
         this.restoreFrom = snapshot.clone();
     }
 
-    /** Starts one worker thread per shard. */
+    /**
+     * Starts one worker thread per shard, after restoring the snapshot given to {@link #restoreFrom}, if any.
+     *
+     * @throws IllegalStateException if the snapshot cannot be restored (the message says why)
+     */
     public void start() {
         prepare();
         if (restoreFrom != null) {
             try {
-                SnapshotFormat.restore(this, new java.io.DataInputStream(new java.io.ByteArrayInputStream(restoreFrom)),
-                        config.eventCodec, config.keyCodec);
+                SnapshotFormat.restore(this, restoreFrom, config.eventCodec, config.keyCodec);
             } catch (java.io.IOException e) {
                 throw new IllegalStateException("cannot restore the snapshot: " + e.getMessage(), e);
             }
@@ -346,7 +355,7 @@ public final class CepEngine<T> implements AutoCloseable {
     PatternStream<T> register(CompiledPattern<T> pattern, java.util.Comparator<? super T> tieBreaker) {
         checkNotStarted("pattern()");
         PatternStream<T> stream = new PatternStream<>(this, operators.size(), pattern, tieBreaker);
-        register(String.join(",", pattern.stageNames()), (id, shard) -> {
+        register(describe(pattern), (id, shard) -> {
             CepOperator<T> operator = new CepOperator<>(id, stream.pattern(), config.nfaOptions,
                     stream.tieBreaker(), shard.keys(), shard.timers(),
                     stream.output(shard::watermark, config.clock, shard.failures()));
@@ -358,6 +367,16 @@ public final class CepEngine<T> implements AutoCloseable {
             return operator;
         });
         return stream;
+    }
+
+    /**
+     * What a snapshot calls a pattern: stage names alone would let a state continue under another window,
+     * quantifier or contiguity, so the structure's fingerprint is part of it. Conditions cannot be compared.
+     */
+    private static String describe(CompiledPattern<?> pattern) {
+        return "pattern " + pattern.stageNames()
+                + (pattern.windowMillis() > 0 ? " within " + pattern.windowMillis() + " ms" : "") + ", "
+                + pattern.skipStrategy().kind() + ", structure " + Long.toHexString(pattern.structureFingerprint());
     }
 
     /**

@@ -140,7 +140,7 @@ public final class CepTestHarness<T> implements AutoCloseable {
     /**
      * Builds a harness from a snapshot (of this harness or of a running engine): {@code engine} must be
      * configured as the snapshotted one (same shard count, same patterns in the same order, the same number of
-     * producers) and not started.
+     * producers) and not started. Reads exactly one snapshot from {@code in}, whatever follows it.
      *
      * @param engine   the fresh engine
      * @param in       the snapshot
@@ -148,7 +148,11 @@ public final class CepTestHarness<T> implements AutoCloseable {
      * @param keyCodec reads keys
      * @param <T>      the event type
      * @return the harness, ready to continue where the snapshot was taken
-     * @throws java.io.IOException if the snapshot is corrupt, of another format version or engine shape
+     * @throws java.io.IOException naming what is wrong: the input is not a snapshot, is of another format
+     *                             version, is truncated or corrupt (its checksum does not match), or was taken
+     *                             of an engine of another shape (shards, operators, pattern structure), or a
+     *                             restored key's {@code hashCode} routes it to another shard (see
+     *                             {@link CepEngine#keyBy})
      */
     public static <T> CepTestHarness<T> restore(CepEngine<T> engine, java.io.DataInput in,
             io.cepheus.nfa.EventCodec<T> events, io.cepheus.nfa.EventCodec<Object> keyCodec)
@@ -164,14 +168,18 @@ public final class CepTestHarness<T> implements AutoCloseable {
      * The engine needs {@link CepEngine.Builder#snapshots} codecs.
      *
      * @param engine   the fresh engine, with {@link CepEngine#restoreFrom} not needed
-     * @param snapshot the snapshot bytes
+     * @param snapshot the snapshot bytes, exactly: bytes after the snapshot are an error too
      * @param <T>      the event type
      * @return the harness
+     * @throws IllegalStateException if the snapshot cannot be restored; its message says why
      */
     public static <T> CepTestHarness<T> restore(CepEngine<T> engine, byte[] snapshot) {
+        io.cepheus.nfa.EventCodec<T> events = engine.eventCodec();
+        io.cepheus.nfa.EventCodec<Object> keys = engine.keyCodec();
+        CepTestHarness<T> harness = start(engine);
         try {
-            return restore(engine, new java.io.DataInputStream(new java.io.ByteArrayInputStream(snapshot)),
-                    engine.eventCodec(), engine.keyCodec());
+            SnapshotFormat.restore(engine, snapshot, events, keys);
+            return harness;
         } catch (java.io.IOException e) {
             throw new IllegalStateException("cannot restore the snapshot: " + e.getMessage(), e);
         }

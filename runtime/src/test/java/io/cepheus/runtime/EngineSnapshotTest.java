@@ -195,4 +195,61 @@ class EngineSnapshotTest {
         UncheckedIOException version = assertThrows(UncheckedIOException.class, () -> restore(fresh, badVersion));
         assertTrue(version.getCause().getMessage().contains("version"), version.getMessage());
     }
+
+    private static CepEngine<Ev> oneOf(Pattern<Ev> pattern) {
+        CepEngine<Ev> engine = CepEngine.<Ev>builder().shards(2).clock(new ManualClock(0))
+                .watermarks(WatermarkStrategy.<Ev>noWatermarks().withTimestampAssigner((e, ts) -> e.ts())).build();
+        engine.keyBy(Ev::key).pattern(pattern);
+        return engine;
+    }
+
+    private static void restoreInto(Pattern<Ev> pattern, byte[] bytes) {
+        CepEngine<Ev> engine = oneOf(pattern);
+        engine.newProducer();
+        restore(engine, bytes);
+    }
+
+    private static Pattern<Ev> aThenBs(java.util.function.UnaryOperator<Pattern<Ev>> b, boolean any, long window) {
+        Pattern<Ev> a = Pattern.<Ev>begin("a").where(e -> e.kind() == 'a');
+        return b.apply((any ? a.followedByAny("b") : a.followedBy("b")).where(e -> e.kind() == 'b'))
+                .within(Duration.ofMillis(window));
+    }
+
+    /**
+     * The same stage names with another window, quantifier or contiguity are another pattern: its restore is
+     * refused, also when no key has a partial match yet (only buffered events, which no NFA state vouches for).
+     */
+    @Test
+    void aSnapshotOfTheSameStagesWithAnotherStructureIsRejected() {
+        Pattern<Ev> base = aThenBs(Pattern::oneOrMore, false, 40);
+        java.util.Map<String, Pattern<Ev>> variants = new java.util.LinkedHashMap<>();
+        variants.put("window", aThenBs(Pattern::oneOrMore, false, 50));
+        variants.put("quantifier", aThenBs(b -> b.timesOrMore(2), false, 40));
+        variants.put("contiguity", aThenBs(Pattern::oneOrMore, true, 40));
+        for (boolean partialMatches : new boolean[] {true, false}) {
+            CepEngine<Ev> engine = oneOf(base);
+            Producer<Ev> in = engine.newProducer();
+            CepTestHarness<Ev> h = CepTestHarness.start(engine);
+            for (int key = 0; key < 4; key++) {
+                in.send(new Ev(key, 'a', 10));
+            }
+            in.watermark(partialMatches ? 10 : 0);
+            h.runUntilIdle();
+            assertEquals(partialMatches ? 4 : 0, engine.metrics().total(ShardMetrics::partialMatches));
+            byte[] bytes = snapshot(h);
+            restoreInto(base, bytes);
+            List<String> restoredSilently = new ArrayList<>();
+            for (var variant : variants.entrySet()) {
+                try {
+                    restoreInto(variant.getValue(), bytes);
+                    restoredSilently.add(variant.getKey());
+                } catch (UncheckedIOException e) {
+                    assertTrue(e.getCause().getMessage().contains("operator 0 differs"), e.getMessage());
+                    assertTrue(e.getCause().getMessage().contains("pattern [a, b]"), e.getMessage());
+                }
+            }
+            assertEquals(List.of(), restoredSilently, "restored under another structure (partial matches: "
+                    + partialMatches + ")");
+        }
+    }
 }

@@ -209,7 +209,8 @@ public final class NfaEngine<T> {
     }
 
     private static final int SNAPSHOT_MAGIC = 0x4345504E; // "CEPN"
-    private static final int SNAPSHOT_VERSION = 1;
+    /** 2: the fingerprint covers the whole structure (gaps, window, condition shapes, skip strategy). */
+    private static final int SNAPSHOT_VERSION = 2;
 
     /** See {@code NfaMatcher#writeState}. */
     public void writeState(NfaState nfaState, io.cepheus.nfa.EventCodec<T> codec, java.io.DataOutput out)
@@ -247,16 +248,9 @@ public final class NfaEngine<T> {
         return st;
     }
 
-    /** Identifies the compiled pattern a snapshot belongs to: its states, stages and edges. */
+    /** Identifies the compiled pattern a snapshot belongs to: see {@link Program#fingerprint()}. */
     private long fingerprint() {
-        long h = 1125899906842597L;
-        h = 31 * h + program.stateCount();
-        h = 31 * h + program.stageNames.hashCode();
-        for (int e = 0; e < program.edgeTarget.length; e++) {
-            h = 31 * h + program.edgeAction[e];
-            h = 31 * h + program.edgeTarget[e];
-        }
-        return h;
+        return program.fingerprint();
     }
 
     /** See {@code NfaMatcher#release}. */

@@ -59,6 +59,8 @@ public final class Program<T> {
     final boolean[] finalDependsOnEventOnly;
     /** Whether a state has a PROCEED edge (else deciding for it needs no depth-first walk). */
     final boolean[] hasProceed;
+    /** See {@link #fingerprint()}. */
+    private final long fingerprint;
 
     @SuppressWarnings("checkstyle:ParameterNumber")
     Program(List<String> stageNames, Map<String, Integer> stageIndex, int startState, byte[] stateKind,
@@ -118,6 +120,95 @@ public final class Program<T> {
         }
         for (int st = 0; st < n; st++) {
             decisionDependsOnEventOnly[st] = proceedClosureIsSimple(st, true);
+        }
+        this.fingerprint = computeFingerprint();
+    }
+
+    /**
+     * Identifies the structure a key's state depends on: stage names, states (kind, stage, gap), each state's
+     * edges (action, target, the shape of the condition tree over atoms), which atoms are iterative, the
+     * window and the skip strategy. A quantifier, a contiguity or a window shows up in these. The atoms
+     * themselves (user lambdas) cannot be compared: their identity and class names are not stable across JVMs
+     * or builds. Only values with a hash defined by the language go in (strings, numbers, enum names rather
+     * than ordinals), and the program is built deterministically, so the same pattern gives the same
+     * fingerprint in every JVM.
+     *
+     * @return the fingerprint
+     */
+    public long fingerprint() {
+        return fingerprint;
+    }
+
+    private long computeFingerprint() {
+        Fingerprint f = new Fingerprint();
+        f.add(stageNames.size());
+        for (String name : stageNames) {
+            f.add(name);
+        }
+        f.add(startState);
+        f.add(stateKind.length);
+        for (int s = 0; s < stateKind.length; s++) {
+            f.add(stateKind[s]);
+            f.add(stateStage[s]);
+            f.add(stateGap[s]);
+            f.add(edgeStart[s + 1] - edgeStart[s]);
+            for (int e = edgeStart[s]; e < edgeStart[s + 1]; e++) {
+                f.add(edgeAction[e]);
+                f.add(edgeTarget[e]);
+                addCondition(f, edgeCondition[e]);
+            }
+        }
+        f.add(atomIterative.length);
+        for (boolean iterative : atomIterative) {
+            f.add(iterative ? 1 : 0);
+        }
+        f.add(window);
+        f.add(skipStrategy.kind().name());
+        f.add(skipStage);
+        f.add(skipStrategy.throwOnAbsent() ? 1 : 0);
+        return f.value();
+    }
+
+    private static void addCondition(Fingerprint f, Expr c) {
+        if (c == Expr.TRUE) {
+            f.add(1);
+        } else if (c instanceof Expr.Atom a) {
+            f.add(2);
+            f.add(a.index);
+        } else if (c instanceof Expr.Not n) {
+            f.add(3);
+            addCondition(f, n.inner);
+        } else if (c instanceof Expr.And and) {
+            f.add(4);
+            addCondition(f, and.left);
+            addCondition(f, and.right);
+        } else if (c instanceof Expr.Or or) {
+            f.add(5);
+            addCondition(f, or.left);
+            addCondition(f, or.right);
+        } else {
+            throw new IllegalStateException("unknown condition node " + c.getClass().getName());
+        }
+    }
+
+    /** A 64-bit hash accumulated value by value (each step mixed, so order and position matter). */
+    private static final class Fingerprint {
+        private long h = 0x43455046_50524E54L; // "CEPFPRNT"
+
+        void add(long v) {
+            h = Long.rotateLeft((h ^ v) * 0x9E3779B97F4A7C15L, 31) + 0x632BE59BD9B4E019L;
+        }
+
+        void add(String s) {
+            add(s.length());
+            add(s.hashCode());
+        }
+
+        long value() {
+            long x = h;
+            x = (x ^ (x >>> 33)) * 0xFF51AFD7ED558CCDL;
+            x = (x ^ (x >>> 33)) * 0xC4CEB9FE1A85EC53L;
+            return x ^ (x >>> 33);
         }
     }
 

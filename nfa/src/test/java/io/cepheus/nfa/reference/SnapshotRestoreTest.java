@@ -177,4 +177,70 @@ class SnapshotRestoreTest {
             assertEquals(0, target.livePartialMatches());
         }
     }
+
+    private static Pattern<RefEvent> aThenBs(java.util.function.UnaryOperator<Pattern<RefEvent>> bQuantifier,
+            boolean followedByAny, Duration window, AfterMatchSkipStrategy skip) {
+        Pattern<RefEvent> a = Pattern.<RefEvent>begin("a", skip).where(e -> e.type() == 'A');
+        Pattern<RefEvent> b = followedByAny ? a.followedByAny("b") : a.followedBy("b");
+        return bQuantifier.apply(b.where(e -> e.type() == 'B')).within(window);
+    }
+
+    /**
+     * Stage names alone do not identify a pattern: another window, quantifier, contiguity or skip strategy
+     * over the same stages must refuse the state, not continue it under other rules.
+     */
+    @Test
+    void aStateIsRefusedByTheSameStagesWithAnotherStructure() {
+        Duration ten = Duration.ofMillis(10);
+        AfterMatchSkipStrategy noSkip = AfterMatchSkipStrategy.noSkip();
+        CompiledPattern<RefEvent> base = NfaCompiler.compile(aThenBs(Pattern::oneOrMore, false, ten, noSkip));
+        NfaMatcher<RefEvent> m = base.newMatcher();
+        NfaState s = m.newState("k");
+        m.process(s, new RefEvent('A', 1, 1, 0), 1, MatchSink.discarding());
+        m.process(s, new RefEvent('B', 2, 2, 1), 2, MatchSink.discarding());
+        byte[] bytes = write(m, s);
+        read(NfaCompiler.compile(aThenBs(Pattern::oneOrMore, false, ten, noSkip)).newMatcher(), bytes);
+
+        java.util.Map<String, Pattern<RefEvent>> variants = new java.util.LinkedHashMap<>();
+        variants.put("window", aThenBs(Pattern::oneOrMore, false, Duration.ofMillis(20), noSkip));
+        variants.put("quantifier", aThenBs(b -> b.oneOrMore().consecutive(), false, ten, noSkip));
+        variants.put("until", aThenBs(b -> b.oneOrMore().until(e -> e.type() == 'C'), false, ten, noSkip));
+        variants.put("optional", aThenBs(b -> b.oneOrMore().optional(), false, ten, noSkip));
+        variants.put("contiguity", aThenBs(Pattern::oneOrMore, true, ten, noSkip));
+        variants.put("gap", aThenBs(b -> b.oneOrMore().within(Duration.ofMillis(5),
+                io.cepheus.pattern.WithinType.PREVIOUS_AND_CURRENT), false, ten, noSkip));
+        variants.put("skip", aThenBs(Pattern::oneOrMore, false, ten, AfterMatchSkipStrategy.skipPastLastEvent()));
+        List<String> restoredSilently = new ArrayList<>();
+        for (var variant : variants.entrySet()) {
+            CompiledPattern<RefEvent> other = NfaCompiler.compile(variant.getValue());
+            assertEquals(base.stageNames(), other.stageNames(), variant.getKey());
+            try {
+                read(other.newMatcher(), bytes);
+                restoredSilently.add(variant.getKey());
+            } catch (UncheckedIOException e) {
+                assertTrue(e.getCause().getMessage().contains("different pattern"), e.getMessage());
+            }
+        }
+        assertEquals(List.of(), restoredSilently, "a state restored under another structure");
+    }
+
+    /**
+     * The fingerprint is a pure function of the structure: a JVM restoring a snapshot computes the value the
+     * writing one did. A fixed expected value catches both a source of JVM-dependence (an identity hash, an
+     * enum ordinal) and a change of the function, which needs a new NFA snapshot version.
+     */
+    @Test
+    void theFingerprintIsAFixedFunctionOfTheStructureNotOfTheConditions() {
+        Duration ten = Duration.ofMillis(10);
+        CompiledPattern<RefEvent> p = NfaCompiler.compile(aThenBs(Pattern::oneOrMore, false, ten,
+                AfterMatchSkipStrategy.skipToLast("b")));
+        CompiledPattern<RefEvent> otherConditions = NfaCompiler.compile(Pattern.<RefEvent>begin("a",
+                AfterMatchSkipStrategy.skipToLast("b")).where(e -> e.value() > 3).followedBy("b")
+                .where(e -> e.value() < 0).oneOrMore().within(ten));
+        assertEquals(p.structureFingerprint(), otherConditions.structureFingerprint(),
+                "conditions cannot be compared, so they do not count");
+        assertEquals(FIXED_FINGERPRINT, p.structureFingerprint(), Long.toHexString(p.structureFingerprint()));
+    }
+
+    private static final long FIXED_FINGERPRINT = 0x830179aa93b3df9eL;
 }

@@ -161,6 +161,11 @@ public final class KeyDictionary {
         return key;
     }
 
+    /** @param id any id below {@link #idBound()} @return its key, or null if the id is free */
+    public Object keyAt(int id) {
+        return keys[id];
+    }
+
     /** Forgets a key whose state is empty; its id may be handed to another key. */
     public void release(int id) {
         if (id < 0 || id >= keys.length || keys[id] == null) {
