@@ -13,12 +13,20 @@ import io.cepheus.runtime.CepTestHarness;
 import io.cepheus.runtime.Producer;
 import io.cepheus.runtime.time.ManualClock;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Runs one conformance case through a whole {@link CepEngine} (producer, inboxes, shard agents, operators)
  * driven by {@link CepTestHarness} on the caller's thread: events are sent with their timestamps, the case's
  * watermarks are sent as explicit watermarks, and the end watermark is the engine's flush on close.
+ *
+ * <p>With several shards the case's stream is sent under {@code 2 * shards} keys at once, each event once per key
+ * (interleaved), so that every shard works and the keys' states live side by side on each shard; every key must
+ * produce the case's expected output. The first key's output is what is compared with the expected file; a key
+ * whose output differs from it, or a run that used only one shard, adds a line that fails the case.
  */
 final class EngineConformanceDriver {
 
@@ -28,6 +36,12 @@ final class EngineConformanceDriver {
     static CaseOutcome run(ConformanceCase c, int shards) {
         List<String> out = new ArrayList<>();
         out.add("== " + c.name());
+        int copies = shards == 1 ? 1 : 2 * shards;
+        Map<Ev, String> keyOfCopy = new IdentityHashMap<>();
+        Map<Object, List<String>> perKey = new LinkedHashMap<>();
+        for (int k = 0; k < copies; k++) {
+            perKey.put("k" + k, new ArrayList<>());
+        }
         try {
             Pattern<Ev> pattern;
             CepEngine<Ev> engine;
@@ -37,10 +51,11 @@ final class EngineConformanceDriver {
                         .nfaOptions(NfaOptions.defaults().withProcessingTime(() -> 0L))
                         .flushOnClose(c.endWatermark().isPresent() && c.endWatermark().getAsLong() == Long.MAX_VALUE)
                         .build();
-                engine.keyBy(e -> "key").pattern(pattern)
-                        .select((key, match, ts) -> out.add("MATCH " + MatchFormat.format(match.asMap())))
-                        .timeouts((key, partial, ts) -> out.add("TIMEOUT@" + ts + " " + MatchFormat.format(partial.asMap())))
-                        .lateEvents((key, event, ts) -> out.add("LATE " + event.token()));
+                engine.keyBy(e -> copies == 1 ? "k0" : keyOfCopy.get(e)).pattern(pattern)
+                        .select((key, match, ts) -> perKey.get(key).add("MATCH " + MatchFormat.format(match.asMap())))
+                        .timeouts((key, partial, ts) -> perKey.get(key).add("TIMEOUT@" + ts + " "
+                                + MatchFormat.format(partial.asMap())))
+                        .lateEvents((key, event, ts) -> perKey.get(key).add("LATE " + event.token()));
             } catch (RuntimeException e) {
                 out.add("ERROR " + e.getClass().getSimpleName() + ": " + e.getMessage());
                 return new CaseOutcome(c.name(), out, null);
@@ -49,7 +64,15 @@ final class EngineConformanceDriver {
             CepTestHarness<Ev> harness = CepTestHarness.start(engine);
             for (InputToken token : c.input()) {
                 if (token instanceof InputToken.Event e) {
-                    in.send(e.event(), e.event().ts());
+                    if (copies == 1) {
+                        in.send(e.event(), e.event().ts());
+                    }
+                    for (int k = 0; copies > 1 && k < copies; k++) {
+                        Ev ev = e.event();
+                        Ev copy = new Ev(ev.type(), ev.value(), ev.ts(), ev.token());
+                        keyOfCopy.put(copy, "k" + k);
+                        in.send(copy, copy.ts());
+                    }
                 } else if (token instanceof InputToken.Watermark w) {
                     in.watermark(w.time());
                 }
@@ -59,7 +82,18 @@ final class EngineConformanceDriver {
             }
             harness.runUntilIdle();
             harness.close();
+            out.addAll(perKey.get("k0"));
+            perKey.forEach((key, lines) -> {
+                if (!lines.equals(perKey.get("k0"))) {
+                    out.add("KEY " + key + " DIFFERS FROM k0: " + lines);
+                }
+            });
+            long busyShards = engine.metrics().shards().stream().filter(m -> m.events() > 0).count();
+            if (shards > 1 && !c.input().isEmpty() && busyShards < 2) {
+                out.add("ONLY " + busyShards + " OF " + shards + " SHARDS RECEIVED EVENTS");
+            }
         } catch (RuntimeException | StackOverflowError e) {
+            out.addAll(perKey.get("k0"));
             out.add("CRASH " + e.getClass().getSimpleName() + ": " + e.getMessage());
             return new CaseOutcome(c.name(), out, e);
         }
