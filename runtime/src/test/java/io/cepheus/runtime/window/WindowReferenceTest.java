@@ -1,6 +1,7 @@
 package io.cepheus.runtime.window;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.longs;
 
@@ -19,6 +20,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.StringJoiner;
+import io.cepheus.runtime.internal.window.PassThrough;
+import io.cepheus.runtime.internal.window.SliceWindowOperator;
+import io.cepheus.runtime.internal.window.WindowSpec;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -67,13 +71,44 @@ class WindowReferenceTest {
                         .checkAssert(caseSeed -> check(caseSeed, true)));
     }
 
+    /**
+     * The configurations the slice operator runs with allowed lateness (tumbling or sliding, default trigger, no
+     * evictor, sum or count, accumulating mode), many more of them than the general draw gives; each is checked
+     * to run on the slice operator.
+     */
+    @Test
+    void sliceConfigurationsWithLatenessMatchTheReference() {
+        PropertySeeds.reportingSeed(SEED, "runtime", "WindowReferenceTest", () ->
+                qt().withFixedSeed(SEED).withExamples(400).forAll(longs().all())
+                        .checkAssert(caseSeed -> check(caseSeed, false, true)));
+    }
+
+    private static Config randomSliceConfig(Random r) {
+        boolean sliding = r.nextInt(4) != 0;
+        long size = 500L * (1 + r.nextInt(6));
+        long slide = sliding ? 250L * (1 + r.nextInt(8)) : size;
+        long lateness = List.of(1L, 300L, 700L, 2000L).get(r.nextInt(4));
+        Config c = new Config(sliding ? "sliding" : "tumbling", size, slide, "default", 1, "none", 1, lateness,
+                r.nextBoolean() ? "sum" : "count", AccumulationMode.ACCUMULATING);
+        WindowAssigner<Ev> assigner = sliding
+                ? SlidingEventTimeWindows.of(Duration.ofMillis(size), Duration.ofMillis(slide))
+                : TumblingEventTimeWindows.of(Duration.ofMillis(size));
+        assertTrue(SliceWindowOperator.supports(new WindowSpec<>(assigner, EventTimeTrigger.create(), null, lateness,
+                (a, b) -> a, null, new PassThrough<>(), AccumulationMode.ACCUMULATING, null)), c.toString());
+        return c;
+    }
+
     private static void check(long caseSeed) {
-        check(caseSeed, false);
+        check(caseSeed, false, false);
     }
 
     private static void check(long caseSeed, boolean fastSession) {
+        check(caseSeed, fastSession, false);
+    }
+
+    private static void check(long caseSeed, boolean fastSession, boolean slices) {
         Random r = new Random(caseSeed);
-        Config c = fastSession ? randomFastSessionConfig(r) : randomConfig(r);
+        Config c = slices ? randomSliceConfig(r) : fastSession ? randomFastSessionConfig(r) : randomConfig(r);
         List<Object> tokens = randomTokens(r, c);
         List<List<String>> expected = new Reference(c).run(tokens);
         Actual actual = runEngine(c, tokens);

@@ -49,6 +49,11 @@ final class KeySlices {
 
     /** The key's one pending event-time timer, or {@code Long.MAX_VALUE} for none (kept here by the operator). */
     long timerAt = Long.MAX_VALUE;
+    /**
+     * With allowed lateness: the time at which the operator next drops the slices past cleanup, set while no
+     * firing is pending (a firing drops them too), or {@code Long.MAX_VALUE} for none.
+     */
+    long cleanupAt = Long.MAX_VALUE;
 
     // the queue: front [qLo, f) as suffixes, back [f, qHi) as one aggregate; all NONE when empty
     private long qLo = NONE;
@@ -177,6 +182,7 @@ final class KeySlices {
         len = 0;
         filled = 0;
         timerAt = Long.MAX_VALUE;
+        cleanupAt = Long.MAX_VALUE;
         qLo = NONE;
         f = NONE;
         qHi = NONE;

@@ -7,6 +7,7 @@ import io.cepheus.runtime.internal.shard.GroupPrefetch;
 import io.cepheus.runtime.internal.shard.ShardOperator;
 import io.cepheus.runtime.internal.timer.FiringCalendar;
 import io.cepheus.runtime.internal.timer.TimerService;
+import io.cepheus.runtime.window.AccumulationMode;
 import io.cepheus.runtime.window.EventTimeTrigger;
 import io.cepheus.runtime.window.PurgingTrigger;
 import io.cepheus.runtime.window.SlidingEventTimeWindows;
@@ -19,7 +20,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * Tumbling and sliding event-time windows with an incremental reduce or aggregate, the default event-time
- * trigger (or its purging form: discarding mode), no evictor and no allowed lateness: the same results as
+ * trigger (or its purging form: discarding mode, only without allowed lateness), no evictor: the same results as
  * {@link WindowOperator}, at a per-element and per-firing cost that does not grow with size / slide.
  *
  * <p>Design (panes, "slices"): time is cut into slices of length {@code g = gcd(size, slide)}, aligned with the
@@ -50,8 +51,21 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * <p>Discarding mode wraps the trigger in {@link PurgingTrigger}; with zero lateness every window fires once, so
  * purging after that firing changes nothing and the purging default trigger runs here too.
  *
- * <p>Late elements follow Flink's rule with zero lateness: an element goes into its slice if at least one of its
- * windows has not fired yet (end - 1 &gt; watermark); if none and {@code ts <= watermark} it is late.
+ * <p>Late elements follow Flink's rule: an element goes into its slice if at least one of its windows is not past
+ * cleanup ({@code maxTimestamp + lateness > watermark}); if none and {@code ts + lateness <= watermark} it is late
+ * (side output, counted).
+ *
+ * <p>Allowed lateness (accumulating mode only): slices are kept until every window holding them is past cleanup,
+ * and dropped then: at the key's firings, or, once no firing is pending, at a cleanup time the key waits for in the
+ * same calendar ({@link KeySlices#cleanupAt}), the cleanup time of its last slice, so the key is released exactly
+ * when the watermark reaches its last window's {@code maxTimestamp + lateness}. An element whose slice lies in
+ * windows that have fired but are not past cleanup re-fires each of them at once, latest start first (the order in
+ * which the default trigger fires them in {@link WindowOperator}), each with its full accumulated content: the
+ * windows all hold the element's slice, so they are combined from one run of suffixes below that slice and one of
+ * prefixes from it, O(windows + size / g) combinations. An on-time element costs what it costs without lateness.
+ * Discarding mode (a purging trigger) and accumulating-and-retracting mode with lateness stay on
+ * {@link WindowOperator}: a late firing there purges, or retracts the previous result of, one window, and slices
+ * are shared by all windows holding them, so one window's contents cannot be purged or its last result kept apart.
  *
  * <p>Owned by the shard thread, like the key dictionary and timer service it uses.
  *
@@ -81,6 +95,7 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
     private final long offset;
     private final long g;
     private final long slicesPerWindow;
+    private final long lateness;
     private KeyRelease keyRelease;
 
     private long watermark = Long.MIN_VALUE;
@@ -107,8 +122,11 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
      */
     public static boolean supports(WindowSpec<?, ?, ?> spec) {
         return (spec.assigner() instanceof TumblingEventTimeWindows || spec.assigner() instanceof SlidingEventTimeWindows)
-                && isDefaultTrigger(spec) && spec.evictor() == null && spec.lateness() == 0
-                && spec.incremental() && spec.process() instanceof PassThrough && spec.accepts() == null;
+                && spec.evictor() == null && spec.incremental() && spec.process() instanceof PassThrough
+                && spec.accepts() == null
+                && (spec.lateness() == 0 ? isDefaultTrigger(spec)
+                        : spec.lateness() > 0 && spec.trigger() instanceof EventTimeTrigger
+                                && spec.mode() == AccumulationMode.ACCUMULATING);
     }
 
     private static boolean isDefaultTrigger(WindowSpec<?, ?, ?> spec) {
@@ -147,6 +165,7 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         }
         this.g = gcd(size, slide);
         this.slicesPerWindow = size / g;
+        this.lateness = spec.lateness();
         this.combiner = function.combiner();
         this.keyRelease = KeyRelease.unlessTimersPending(keys, timers);
     }
@@ -195,6 +214,31 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         return watermark >= Long.MAX_VALUE - 2 - Math.abs(offset) ? Long.MAX_VALUE : watermark + 2 - offset;
     }
 
+    /**
+     * @return the smallest window end (relative) not past cleanup at the current watermark, NONE if every window
+     *         is alive, Long.MAX_VALUE if none is
+     */
+    private long aliveEnd() {
+        if (lateness == 0) {
+            return openEnd();
+        }
+        if (watermark == Long.MIN_VALUE) {
+            return NONE;
+        }
+        long w = watermark - lateness;
+        if (w > watermark || w < Long.MIN_VALUE / 2) {
+            return NONE; // before any window's cleanup
+        }
+        return w >= Long.MAX_VALUE - 2 - Math.abs(offset) ? Long.MAX_VALUE : w + 2 - offset;
+    }
+
+    /** @return the absolute time at which every window holding slice {@code k} is past cleanup */
+    private long cleanupOf(long k) {
+        long t = lastWindowEnd(k) + offset - 1;
+        long c = t + lateness;
+        return c >= t ? c : Long.MAX_VALUE;
+    }
+
     // ------------------------------------------------------------------ elements
 
     @Override
@@ -202,16 +246,34 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         long k = sliceOf(timestamp);
         long open = openEnd();
         long end = open == Long.MAX_VALUE ? NONE : firstWindowEnd(k, open);
-        if (end == NONE) {
-            if (timestamp <= watermark) {
-                lateElements++;
-                output.late(key, event, timestamp);
+        long lateFrom = NONE;
+        if (end == NONE || lateness > 0) {
+            long alive = aliveEnd();
+            lateFrom = alive == Long.MAX_VALUE ? NONE : firstWindowEnd(k, alive);
+            if (lateFrom == NONE) {
+                if (timestamp + lateness <= watermark && timestamp + lateness >= timestamp) {
+                    lateElements++;
+                    output.late(key, event, timestamp);
+                }
+                return; // in no live window: late, or in a gap between sliding windows
             }
-            return; // in no open window: late, or in a gap between sliding windows
+            if (lateFrom == end) {
+                lateFrom = NONE; // no live window has fired
+            }
         }
         int id = keys.idOf(key);
         KeySlices st = stateOf(id); // the key is held from now on, though a pending element is added later
-        if (loadingAhead()) {
+        if (lateFrom != NONE) {
+            // in windows that fired but are not past cleanup: added now, after the earlier elements, and re-fired
+            if (pending.size() > 0) {
+                addPending();
+            }
+            long lateTo = end == NONE ? lastWindowEnd(k) : end - slide;
+            if (add(id, st, event, timestamp, k, end)) {
+                fireLate(id, st, key, event, timestamp, k, lateFrom, lateTo);
+            }
+            freeEmptied();
+        } else if (loadingAhead()) {
             if (pending.add(id, event, timestamp)) {
                 addPending();
             }
@@ -291,7 +353,7 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
      * Adds an element to slice {@code k} and schedules the key at {@code end} (relative), the end of the first
      * window holding the slice that has not fired, if that is earlier than its pending time.
      */
-    private void add(int id, KeySlices st, T event, long timestamp, long k, long end) {
+    private boolean add(int id, KeySlices st, T event, long timestamp, long k, long end) {
         Object acc = st.value(k);
         Object updated;
         try {
@@ -304,18 +366,90 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
                 emptied.add(id); // freed after the batch: later elements of the batch may be of this key
             }
             output.deadLetter(keys.keyOf(id), event, timestamp, e);
-            return;
+            return false;
         }
         if (st.put(k, updated)) {
             accumulators++;
         }
-        long fire = end + offset - 1;
-        if (fire < st.timerAt) {
-            if (st.timerAt == Long.MAX_VALUE) {
-                timersPending++;
+        if (end != NONE) {
+            long fire = end + offset - 1;
+            if (fire < st.timerAt) {
+                if (st.timerAt == Long.MAX_VALUE) {
+                    timersPending++;
+                }
+                calendar.schedule(id, fire); // an entry at the later time may stay: not due then, skipped
+                st.timerAt = fire;
             }
-            calendar.schedule(id, fire); // an entry at the later time may stay: not due then, skipped
-            st.timerAt = fire;
+        } else if (st.timerAt == Long.MAX_VALUE && st.cleanupAt == Long.MAX_VALUE) {
+            scheduleCleanup(id, st); // only in windows that fired: nothing else will come for the key
+        }
+        return true;
+    }
+
+    /** Waits for the cleanup time of the key's last slice (with lateness, when no firing is pending). */
+    private void scheduleCleanup(int id, KeySlices st) {
+        long at = cleanupOf(st.base() + st.length() - 1);
+        if (at == Long.MAX_VALUE) {
+            return; // never: the key is released at the end of the stream's time
+        }
+        timersPending++;
+        calendar.schedule(id, at);
+        st.cleanupAt = at;
+    }
+
+    /**
+     * Re-fires at once the windows holding slice {@code k} (which just took an element) that have fired but are not
+     * past cleanup, with ends {@code lo .. hi} (relative), latest first: each window is the combination of the
+     * slices below {@code k} in it (a suffix, built downwards from {@code k - 1}) and those from {@code k} on (a
+     * prefix, built upwards from {@code k}).
+     */
+    private void fireLate(int id, KeySlices st, Object key, T event, long timestamp, long k, long lo, long hi) {
+        int n = (int) ((hi - lo) / slide) + 1;
+        Object[] left = new Object[n];
+        Object[] right = new Object[n];
+        SliceCombiner c = combiner;
+        try {
+            // window i ends at hi - i * slide: its slices are [(end - size) / g, end / g), descending in i
+            int i = 0;
+            while (i < n && Math.floorDiv(hi - (long) i * slide - size, g) >= k) {
+                i++; // starts at slice k: nothing below it
+            }
+            Object acc = null;
+            for (long j = k - 1; i < n; j--) {
+                Object v = st.value(j);
+                if (v != null) {
+                    acc = acc == null ? c.copy(v) : c.combine(c.copy(v), acc);
+                }
+                while (i < n && Math.floorDiv(hi - (long) i * slide - size, g) == j) {
+                    left[i++] = acc;
+                }
+            }
+            acc = null;
+            i = n - 1;
+            for (long j = k; i >= 0; j++) {
+                Object v = st.value(j);
+                if (v != null) {
+                    acc = acc == null ? c.copy(v) : c.combine(acc, v);
+                }
+                while (i >= 0 && Math.floorDiv(hi - (long) i * slide, g) == j + 1) {
+                    right[i--] = acc == null ? null : c.copy(acc);
+                }
+            }
+            for (i = 0; i < n; i++) {
+                long end = hi - (long) i * slide;
+                Object w = left[i] == null ? right[i]
+                        : right[i] == null ? c.copy(left[i]) : c.combine(c.copy(left[i]), right[i]);
+                if (w == null) {
+                    continue;
+                }
+                R result = function.result(w);
+                TimeWindow window = new TimeWindow(end - size + offset, end + offset);
+                firings++;
+                output.result(key, window, result, window.maxTimestamp());
+            }
+        } catch (RuntimeException e) {
+            deadLetters++; // as in WindowOperator, where the firing runs while the element is added
+            output.deadLetter(key, event, timestamp, e);
         }
     }
 
@@ -345,8 +479,8 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
                     }
                     int keyId = due.get(i++);
                     KeySlices st = keyId < states.length ? states[keyId] : null;
-                    if (st != null && st.timerAt == time) {
-                        fireKey(keyId, st, time);
+                    if (st != null && (st.timerAt == time || st.cleanupAt == time)) {
+                        due(keyId, st, time);
                     }
                 }
             } finally {
@@ -391,32 +525,56 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         throw new IllegalStateException("slice window operator " + operatorId + " registers no timers");
     }
 
-    private void fireKey(int keyId, KeySlices st, long timestamp) {
-        st.timerAt = Long.MAX_VALUE;
-        timersPending--;
-        long end = timestamp + 1 - offset;
-        fire(keyId, st, end);
-        // drop the slices whose windows have all fired
-        while (st.length() > 0 && lastWindowEnd(st.base()) <= end) {
-            dropFirst(st);
-        }
-        long next = NONE;
-        for (long k = st.base(), last = k + st.length(); k < last && next == NONE; k++) {
-            if (st.value(k) != null) {
-                next = firstWindowEnd(k, end + 1);
+    /**
+     * The key's time has come: fires its window ending there (if that is its pending firing), drops the slices
+     * whose windows are all past cleanup at {@code timestamp}, and waits for the next firing or cleanup, or frees
+     * the key.
+     */
+    private void due(int keyId, KeySlices st, long timestamp) {
+        if (st.timerAt == timestamp) {
+            st.timerAt = Long.MAX_VALUE;
+            timersPending--;
+            long end = timestamp + 1 - offset;
+            fire(keyId, st, end);
+            // the next window with contents: later windows start at or after end + slide - size
+            long next = NONE;
+            for (long k = Math.max(st.base(), Math.floorDiv(end + slide - size, g)), last = st.base() + st.length();
+                    k < last && next == NONE; k++) {
+                if (st.value(k) != null) {
+                    next = firstWindowEnd(k, end + 1);
+                }
+            }
+            if (next != NONE) {
+                long fire = next + offset - 1;
+                calendar.schedule(keyId, fire);
+                timersPending++;
+                st.timerAt = fire;
             }
         }
-        if (next == NONE) {
+        if (st.cleanupAt != Long.MAX_VALUE && st.cleanupAt <= timestamp) {
+            st.cleanupAt = Long.MAX_VALUE;
+            timersPending--;
+        }
+        // drop the slices whose windows are all past cleanup (with no lateness: have all fired)
+        while (st.length() > 0 && cleanupOf(st.base()) <= timestamp) {
+            dropFirst(st);
+        }
+        if (st.isEmpty()) {
             while (st.length() > 0) {
                 dropFirst(st);
+            }
+            if (st.timerAt != Long.MAX_VALUE) {
+                timersPending--; // not reached: a key without contents has no window to fire
+            }
+            if (st.cleanupAt != Long.MAX_VALUE) {
+                timersPending--;
             }
             free(keyId, st);
             return;
         }
-        long fire = next + offset - 1;
-        calendar.schedule(keyId, fire);
-        timersPending++;
-        st.timerAt = fire;
+        if (lateness > 0 && st.timerAt == Long.MAX_VALUE && st.cleanupAt == Long.MAX_VALUE) {
+            scheduleCleanup(keyId, st);
+        }
     }
 
     private void dropFirst(KeySlices st) {
@@ -453,7 +611,8 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         }
         KeySlices st = states[id];
         if (st == null) {
-            st = pooled > 0 ? pool[--pooled] : new KeySlices((int) Math.min(slicesPerWindow + 1, Integer.MAX_VALUE));
+            st = pooled > 0 ? pool[--pooled]
+                    : new KeySlices((int) Math.min(slicesPerWindow + 1 + Math.min(lateness, size) / g, Integer.MAX_VALUE));
             states[id] = st;
             keysWithState++;
         }
