@@ -193,7 +193,9 @@ final class KeySlices {
 
     /**
      * The aggregate of slices {@code [from, to)}. Calls must come in window order: {@code from} and {@code to}
-     * larger than the previous call's, and no slice before {@code from} changes afterwards.
+     * larger than the previous call's. A slice before {@code from} may still change afterwards (a late element
+     * within the allowed lateness), but this queue never reads it again: late firings combine their windows
+     * from the slices directly.
      *
      * @return a value the caller owns (the structure keeps no reference that it will change), or null if all
      *         those slices are empty
