@@ -297,13 +297,28 @@ public final class NfaEngine<T> {
                     + st.currentTime + " (key " + st.key + "): the NFA needs each key's events in time order;"
                     + " sort them first (the runtime's reorder buffer does) and drop late ones");
         }
+        RuntimeException skipFailure = null;
         if (timestamp > st.currentTime) {
             st.currentTime = timestamp;
             if (timestamp >= st.expiresAt) {
-                expire(st, timestamp, sink);
+                skipFailure = expire(st, timestamp, sink);
             }
         }
-        step(st, event, timestamp, sink);
+        if (skipFailure == null) {
+            skipFailure = step(st, event, timestamp, sink);
+        } else {
+            // a held match of the advance could not be skipped: it concerns earlier events, so this one is
+            // still applied before the failure is reported
+            try {
+                skipFailure = merge(skipFailure, step(st, event, timestamp, sink));
+            } catch (RuntimeException ex) {
+                ex.addSuppressed(skipFailure);
+                throw ex;
+            }
+        }
+        if (skipFailure != null) {
+            throw skipFailure;
+        }
     }
 
     /** See {@code NfaMatcher#ignoredByNewState}. */
@@ -341,7 +356,10 @@ public final class NfaEngine<T> {
         if (time > st.currentTime) {
             st.currentTime = time;
             if (time >= st.expiresAt) {
-                expire(st, time, sink);
+                RuntimeException skipFailure = expire(st, time, sink);
+                if (skipFailure != null) {
+                    throw skipFailure;
+                }
             }
         }
     }
@@ -362,8 +380,11 @@ public final class NfaEngine<T> {
      * Times out the partial matches of a key whose time just moved to {@code time}. The callers check
      * {@code time >= st.expiresAt} first: before that time no partial match expires, so nothing can time out
      * or be released, and the common step stays one comparison without a call.
+     *
+     * @return the failure of a held match the skip strategy could not handle (see {@link #releaseHeld}), to be
+     *     thrown once the timeouts are out too; null if none
      */
-    private void expire(KeyState st, long time, MatchSink<T> sink) {
+    private RuntimeException expire(KeyState st, long time, MatchSink<T> sink) {
         long window = program.window;
         matchCount = 0;
         timeoutCount = 0;
@@ -393,7 +414,7 @@ public final class NfaEngine<T> {
         livePartialMatches -= st.count - kept;
         st.count = kept;
         st.expiresAt = earliestExpiry(st);
-        releaseHeld(st, sink);
+        RuntimeException skipFailure = releaseHeld(st, sink);
         boolean wantsTimeouts = sink.wantsTimeouts();
         if (timeoutCount > 0) {
             prepareTimeoutBuckets();
@@ -411,6 +432,7 @@ public final class NfaEngine<T> {
             buffer.release(timeoutEntry[i]);
         }
         timeoutCount = 0;
+        return skipFailure;
     }
 
     /** @return the earliest time at which one of the key's partial matches expires, MAX_VALUE if none can */
@@ -516,7 +538,13 @@ public final class NfaEngine<T> {
 
     // ------------------------------------------------------------------ one event
 
-    private void step(KeyState st, T e, long time, MatchSink<T> sink) {
+    /**
+     * Matches one event (the key's time is already advanced to it).
+     *
+     * @return the failure of a held match the skip strategy could not handle (see {@link #releaseHeld}), for the
+     *     caller to throw; null if none
+     */
+    private RuntimeException step(KeyState st, T e, long time, MatchSink<T> sink) {
         event = e;
         eventTime = time;
         eventSeq = ++seqCounter;
@@ -569,7 +597,7 @@ public final class NfaEngine<T> {
         event = null;
         if (skipping) {
             if (matchCount > 0 || st.heldCount > 0) {
-                releaseHeld(st, sink);
+                return releaseHeld(st, sink);
             }
         } else if (matchCount > 0) {
             for (int i = 0; i < matchCount; i++) {
@@ -579,6 +607,7 @@ public final class NfaEngine<T> {
             }
             matchCount = 0;
         }
+        return null;
     }
 
     /** Computes the successors of one partial match (or of the start state) into the scratch arrays. */
@@ -945,16 +974,33 @@ public final class NfaEngine<T> {
     /**
      * Moves this step's matches into the held list, then releases held matches that start no later than every
      * live partial match, pruning as the skip strategy says (Flink's processMatchesAccordingToSkipStrategy).
+     *
+     * <p>With {@code throwExceptionOnMiss}, a match whose skip target is missing, or is the match's own first
+     * event (skipping there would prune nothing: Flink's "Could not skip to first element of a match"), is an
+     * error. Flink fails the job there; here the offending match is dropped (not emitted, its buffer reference
+     * released, nothing pruned for it) and the other held matches are released as usual, so the key stays
+     * consistent and leaks nothing. The error is returned instead of thrown, so that callers finish the step
+     * or advance first; several in one call are reported as one, the others suppressed.
+     *
+     * @return the error, or null
      */
-    private void releaseHeld(KeyState st, MatchSink<T> sink) {
+    private RuntimeException releaseHeld(KeyState st, MatchSink<T> sink) {
         for (int i = 0; i < matchCount; i++) {
             st.hold(matchEntry[i], matchStartSeq[i]);
         }
         matchCount = 0;
+        RuntimeException failure = null;
         while (st.heldCount > 0 && (st.count == 0 || st.heldStartSeq[0] <= earliestStart(st))) {
             int entry = st.heldEntry[0];
+            long startSeq = st.heldStartSeq[0];
+            // removed first, so that the match does not prune itself
             st.removeHeld(0);
-            long pruneAt = pruningSeq(entry);
+            long pruneAt = pruningSeq(entry, startSeq);
+            if (pruneAt == SKIP_TARGET_MISSING || pruneAt == SKIP_TARGET_IS_FIRST) {
+                failure = merge(failure, skipFailure(st, entry, pruneAt == SKIP_TARGET_MISSING));
+                buffer.release(entry);
+                continue;
+            }
             if (pruneAt != Long.MIN_VALUE) {
                 prune(st, pruneAt);
             }
@@ -963,6 +1009,29 @@ public final class NfaEngine<T> {
             buffer.release(entry);
             sink.onMatch(m);
         }
+        return failure;
+    }
+
+    private static RuntimeException merge(RuntimeException first, RuntimeException next) {
+        if (first == null) {
+            return next;
+        }
+        if (next != null) {
+            first.addSuppressed(next);
+        }
+        return first;
+    }
+
+    private RuntimeException skipFailure(KeyState st, int entry, boolean missing) {
+        AfterMatchSkipStrategy skip = program.skipStrategy;
+        String strategy = skip.kind() + "('" + skip.stage() + "') with throwExceptionOnMiss";
+        String why = missing
+                ? "Could not skip to stage '" + skip.stage() + "': the match has no such element"
+                : "Could not skip to first element of a match: the " + (skip.kind()
+                        == AfterMatchSkipStrategy.Kind.SKIP_TO_FIRST ? "first" : "last") + " event of stage '"
+                        + skip.stage() + "' is the match's first event, so skipping to it would prune nothing";
+        return new IllegalStateException(why + " (after-match skip strategy " + strategy + ", key " + st.key
+                + ", match " + materialize(entry) + "); the match was dropped, not emitted");
     }
 
     private static long earliestStart(KeyState st) {
@@ -973,8 +1042,19 @@ public final class NfaEngine<T> {
         return min;
     }
 
-    /** @return the event sequence number partial matches are pruned against, or MIN_VALUE for none */
-    private long pruningSeq(int entry) {
+    /** {@link #pruningSeq}: the named stage is missing from the match and the strategy throws then. */
+    private static final long SKIP_TARGET_MISSING = Long.MIN_VALUE + 1;
+    /** {@link #pruningSeq}: the target is the match's first event and the strategy throws then. */
+    private static final long SKIP_TARGET_IS_FIRST = Long.MIN_VALUE + 2;
+
+    /**
+     * @param entry    the match's last buffer entry
+     * @param startSeq the sequence number of the match's first event
+     * @return the event sequence number partial matches are pruned against, MIN_VALUE for none, or (only with
+     *     {@code throwExceptionOnMiss}) {@link #SKIP_TARGET_MISSING} or {@link #SKIP_TARGET_IS_FIRST}; event
+     *     sequence numbers are positive, so these cannot be mistaken for one
+     */
+    private long pruningSeq(int entry, long startSeq) {
         AfterMatchSkipStrategy skip = program.skipStrategy;
         switch (skip.kind()) {
             case SKIP_PAST_LAST_EVENT:
@@ -997,9 +1077,13 @@ public final class NfaEngine<T> {
                         }
                     }
                 }
-                if (found == Long.MIN_VALUE && skip.throwOnAbsent()) {
-                    throw new IllegalStateException("Could not skip to stage '" + skip.stage()
-                            + "': the match has no such element: " + materialize(entry));
+                if (skip.throwOnAbsent()) {
+                    if (found == Long.MIN_VALUE) {
+                        return SKIP_TARGET_MISSING;
+                    }
+                    if (found == startSeq) {
+                        return SKIP_TARGET_IS_FIRST;
+                    }
                 }
                 return found;
             }
