@@ -364,15 +364,27 @@ public final class Pattern<T> {
 
     /**
      * This stage takes {@code times} or more events: a loop. {@code timesOrMore(0)} is an optional
-     * {@code oneOrMore()}.
+     * {@code oneOrMore()}. A group can loop only if each round takes at least one event: a group whose stages
+     * are all optional is rejected.
      *
      * @param times the least number of events
      * @return the quantified pattern
      */
     public Pattern<T> timesOrMore(int times) {
-        checkQuantifiable("timesOrMore()");
+        return loop(times, "timesOrMore()");
+    }
+
+    private Pattern<T> loop(int times, String call) {
+        checkQuantifiable(call);
         if (times < 0) {
             throw stageError("timesOrMore(" + times + "): the count must not be negative");
+        }
+        if (group != null && canTakeNoEvent(group)) {
+            // the loop could go round without taking an event: the NFA would follow it for ever on one event
+            // (Flink 2.3 accepts such a pattern and then runs out of memory on the first event after it)
+            throw stageError(call + ": a loop that can take no event: every stage of the group is optional, so"
+                    + " a round could take no event and repeat without end; make a stage of the group mandatory"
+                    + " (for zero or more rounds: a group with a mandatory stage, then oneOrMore().optional())");
         }
         if (times == 0) {
             checkMayBeOptional("timesOrMore(0)");
@@ -391,7 +403,7 @@ public final class Pattern<T> {
      * @return the quantified pattern
      */
     public Pattern<T> oneOrMore() {
-        return timesOrMore(1);
+        return loop(1, "oneOrMore()");
     }
 
     /**
@@ -651,6 +663,17 @@ public final class Pattern<T> {
             throw stageError(call + ": the inner contiguity was already set to " + quantifier.inner());
         }
         return withQuantifier(quantifier.withInner(inner));
+    }
+
+    /** @return whether the chain ending with {@code last} can complete without taking an event */
+    private static <T> boolean canTakeNoEvent(Pattern<T> last) {
+        for (Pattern<T> p = last; p != null; p = p.previous) {
+            boolean skippable = p.isNot() || p.quantifier.optional() || (p.group != null && canTakeNoEvent(p.group));
+            if (!skippable) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void checkMayBeOptional(String call) {
