@@ -75,6 +75,12 @@ public final class NfaEngine<T> {
     private long[] next = new long[16 * KeyState.STRIDE];
     /** Whether new partial match k took over the buffer reference of the partial match it came from. */
     private boolean[] nextInherits = new boolean[16];
+    /** Whether new partial match k continues an old one (is its first successor), see {@link #rejectNew}. */
+    private boolean[] nextContinues = new boolean[16];
+    /** The slot of the continuation of the partial match being branched; -1 while the start state branches. */
+    private int continuationSlot = -1;
+    /** Buffer references of successors {@link #rejectNew} dropped, released after the commit. */
+    private int[] droppedRefs = new int[16];
     /** Whether old partial match i handed its buffer reference to a successor (so it is not released). */
     private boolean[] oldInherited = new boolean[16];
     /** How many new partial matches inherit their reference (commit locks none when all do; -1: unknown). */
@@ -152,7 +158,8 @@ public final class NfaEngine<T> {
     /**
      * @param program           the compiled pattern
      * @param maxPartialMatches bound per key
-     * @param failOnOverflow    throw instead of dropping new partial matches beyond the bound
+     * @param failOnOverflow    throw instead of dropping new partial matches beyond the bound (see
+     *                          {@link io.cepheus.nfa.OverflowPolicy} for which are new)
      * @param processingTime    the processing-time clock conditions may read
      * @param matchFactory      builds matches
      */
@@ -580,16 +587,12 @@ public final class NfaEngine<T> {
                         + " partial matches at event time " + time + ", more than the bound of " + maxPartialMatches
                         + " (NfaOptions.maxPartialMatchesPerKey); the event was not applied");
             }
-            rejected += newCount - maxPartialMatches;
-            int all = newCount;
-            newCount = maxPartialMatches;
+            int dropped = rejectNew(maxPartialMatches);
             inheritingNew = -1; // some of the dropped ones may have inherited: let commit look at each
             commit(st);
-            for (int k = maxPartialMatches; k < all; k++) {
-                if (nextInherits[k]) {
-                    // the dropped successor held its origin's reference: let it go now
-                    buffer.release(KeyState.entryOf(next[k * KeyState.STRIDE + KeyState.STATE_ENTRY]));
-                }
+            for (int i = 0; i < dropped; i++) {
+                // the dropped successor held its origin's reference: let it go now that the kept ones hold theirs
+                buffer.release(droppedRefs[i]);
             }
         } else {
             commit(st);
@@ -610,8 +613,55 @@ public final class NfaEngine<T> {
         return null;
     }
 
+    /**
+     * Trims this step's successors to {@code room} under {@link io.cepheus.nfa.OverflowPolicy#REJECT_NEW}: keeps
+     * the continuation of every old partial match (its first successor), then as many of the others (branches
+     * and the partial match the event starts) as fit, in order, which is start order; the order of the kept
+     * ones is unchanged. Continuations alone exceed the room only if the bound was already passed before the
+     * event (a snapshot restored under a smaller bound); then the earliest ones are kept.
+     *
+     * @param room how many partial matches may remain
+     * @return how many of the dropped successors inherited their origin's buffer reference; their entries are
+     *     in {@link #droppedRefs}, to be released after the commit
+     */
+    private int rejectNew(int room) {
+        int continuing = 0;
+        for (int k = 0; k < newCount; k++) {
+            if (nextContinues[k]) {
+                continuing++;
+            }
+        }
+        int continuingRoom = room;
+        int newRoom = room - continuing;
+        int kept = 0;
+        int dropped = 0;
+        for (int k = 0; k < newCount; k++) {
+            boolean keep = nextContinues[k] ? continuingRoom-- > 0 : newRoom-- > 0;
+            if (keep) {
+                if (kept != k) {
+                    System.arraycopy(next, k * KeyState.STRIDE, next, kept * KeyState.STRIDE, KeyState.STRIDE);
+                    nextInherits[kept] = nextInherits[k];
+                }
+                kept++;
+            } else {
+                rejected++;
+                if (nextInherits[k]) {
+                    if (dropped == droppedRefs.length) {
+                        droppedRefs = Arrays.copyOf(droppedRefs, dropped * 2);
+                    }
+                    droppedRefs[dropped++] = KeyState.entryOf(next[k * KeyState.STRIDE + KeyState.STATE_ENTRY]);
+                }
+            }
+        }
+        newCount = kept;
+        return dropped;
+    }
+
     /** Computes the successors of one partial match (or of the start state) into the scratch arrays. */
     private void branch(int state, int entry, long startTime, long prevTime, long startSeq) {
+        // the first successor of an old partial match continues it; what else it branches into, and what the
+        // start state starts, is new (see rejectNew)
+        continuationSlot = branchOrigin >= 0 ? newCount : -1;
         partialStamp = ++stampCounter;
         contextEntry = entry;
         boolean isStart = state == program.startState;
@@ -857,8 +907,10 @@ public final class NfaEngine<T> {
         if (at == next.length) {
             next = Arrays.copyOf(next, at * 2);
             nextInherits = Arrays.copyOf(nextInherits, newCount * 2);
+            nextContinues = Arrays.copyOf(nextContinues, newCount * 2);
         }
         nextInherits[newCount] = false;
+        nextContinues[newCount] = newCount == continuationSlot;
         next[at + KeyState.STATE_ENTRY] = KeyState.pack(target, entry);
         next[at + KeyState.START_TIME] = startTime;
         next[at + KeyState.PREV_TIME] = prevTime;
@@ -873,8 +925,10 @@ public final class NfaEngine<T> {
         if (at == next.length) {
             next = Arrays.copyOf(next, at * 2);
             nextInherits = Arrays.copyOf(nextInherits, newCount * 2);
+            nextContinues = Arrays.copyOf(nextContinues, newCount * 2);
         }
         nextInherits[newCount] = true;
+        nextContinues[newCount] = newCount == continuationSlot;
         inheritingNew++;
         next[at + KeyState.STATE_ENTRY] = KeyState.pack(state, entry);
         next[at + KeyState.START_TIME] = startTime;
