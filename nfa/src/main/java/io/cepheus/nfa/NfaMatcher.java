@@ -183,7 +183,10 @@ public final class NfaMatcher<T> {
         return engine.livePartialMatches();
     }
 
-    /** @return partial matches dropped so far because a key hit its bound ({@link OverflowPolicy#REJECT_NEW}) */
+    /**
+     * @return partial matches, and newly completed matches a skip strategy would have held, dropped so far
+     *     because a key hit its bound ({@link OverflowPolicy#REJECT_NEW})
+     */
     public long rejectedPartialMatches() {
         return engine.rejectedPartialMatches();
     }

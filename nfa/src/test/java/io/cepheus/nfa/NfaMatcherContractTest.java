@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.cepheus.pattern.AfterMatchSkipStrategy;
 import io.cepheus.pattern.IterativeCondition;
 import io.cepheus.pattern.Pattern;
 import java.time.Duration;
@@ -239,6 +240,80 @@ class NfaMatcherContractTest {
         narrow.advanceTime(s, Long.MAX_VALUE, run);
         assertEquals(0, narrow.bufferedEntries(), "the dropped run a3 released its reference");
         assertEquals(0, narrow.bufferedEvents());
+    }
+
+    /**
+     * Starts with {@code a} or {@code z}; {@code b} completes only runs that started with an {@code a}, so a
+     * {@code z} run blocks the matches of every later run from being released by the skip strategy.
+     */
+    private static Pattern<TestEvent> blockedBy(boolean any) {
+        Pattern<TestEvent> first = Pattern.<TestEvent>begin("a", AfterMatchSkipStrategy.skipToNext())
+                .where(kind('a')).or(kind('z'));
+        IterativeCondition<TestEvent> bAfterA = (e, ctx) -> e.kind() == 'b'
+                && ctx.eventsForPattern("a").get(0).kind() == 'a';
+        return (any ? first.followedByAny("b") : first.followedBy("b")).where(bAfterA)
+                .within(Duration.ofMillis(100));
+    }
+
+    @Test
+    void heldMatchesCountTowardTheBoundUnderFail() {
+        NfaMatcher<TestEvent> m = NfaCompiler.compile(blockedBy(false)).newMatcher(NfaOptions.defaults()
+                .withMaxPartialMatchesPerKey(3).withOverflowPolicy(OverflowPolicy.FAIL));
+        NfaState s = m.newState("hot");
+        Run run = new Run();
+        long ts = 1;
+        for (TestEvent e : TestEvent.stream("z0 a1 b1 a2 b2")) {
+            m.process(s, e, ts++, run);
+        }
+        assertEquals(2, s.heldMatchCount(), "a1 b1 and a2 b2 wait for the run of z0");
+        assertEquals(1, s.partialMatchCount());
+        // a3 would make two partial matches beside the two held ones
+        PartialMatchLimitException e = assertThrows(PartialMatchLimitException.class,
+                () -> m.process(s, new TestEvent("a3", 6), 6, run));
+        assertTrue(e.getMessage().contains("2 held"), e.getMessage());
+        assertEquals(2, s.heldMatchCount());
+        assertEquals(1, s.partialMatchCount());
+        m.advanceTime(s, Long.MAX_VALUE, run);
+        assertEquals(List.of("a1 b1", "a2 b2"), run.matches);
+        assertEquals(0, m.bufferedEntries());
+    }
+
+    @Test
+    void heldMatchesCountTowardTheBoundUnderRejectNew() {
+        NfaMatcher<TestEvent> m = NfaCompiler.compile(blockedBy(false)).newMatcher(NfaOptions.defaults()
+                .withMaxPartialMatchesPerKey(3));
+        NfaState s = m.newState("hot");
+        Run run = new Run();
+        long ts = 1;
+        for (TestEvent e : TestEvent.stream("z0 a1 b1 a2 b2 a3 b3 a4 b4")) {
+            m.process(s, e, ts++, run);
+            assertTrue(s.partialMatchCount() + s.heldMatchCount() <= 3, s.toString());
+        }
+        assertEquals(2, m.rejectedPartialMatches(), "the runs a3 and a4 would start");
+        m.advanceTime(s, Long.MAX_VALUE, run);
+        assertEquals(List.of("a1 b1", "a2 b2"), run.matches);
+        assertEquals(0, m.bufferedEntries());
+        assertEquals(0, m.bufferedEvents());
+    }
+
+    @Test
+    void rejectNewDropsNewlyHeldMatchesBeyondTheBound() {
+        // the run of a1 stays (followedByAny) and completes a match with every b, each held behind z0's run
+        NfaMatcher<TestEvent> m = NfaCompiler.compile(blockedBy(true)).newMatcher(NfaOptions.defaults()
+                .withMaxPartialMatchesPerKey(3));
+        NfaState s = m.newState("hot");
+        Run run = new Run();
+        long ts = 1;
+        for (TestEvent e : TestEvent.stream("z0 a1 b1 b2 b3")) {
+            m.process(s, e, ts++, run);
+            assertTrue(s.partialMatchCount() + s.heldMatchCount() <= 3, s.toString());
+        }
+        assertEquals(1, s.heldMatchCount());
+        assertEquals(2, m.rejectedPartialMatches(), "a1 b2 and a1 b3 are new and would pass the bound");
+        m.advanceTime(s, Long.MAX_VALUE, run);
+        assertEquals(List.of("a1 b1"), run.matches);
+        assertEquals(0, m.bufferedEntries());
+        assertEquals(0, m.bufferedEvents());
     }
 
     @Test

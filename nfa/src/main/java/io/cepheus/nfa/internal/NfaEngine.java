@@ -159,7 +159,7 @@ public final class NfaEngine<T> {
      * @param program           the compiled pattern
      * @param maxPartialMatches bound per key
      * @param failOnOverflow    throw instead of dropping new partial matches beyond the bound (see
-     *                          {@link io.cepheus.nfa.OverflowPolicy} for which are new)
+     *                          {@link io.cepheus.nfa.OverflowPolicy} for what the bound counts)
      * @param processingTime    the processing-time clock conditions may read
      * @param matchFactory      builds matches
      */
@@ -580,14 +580,16 @@ public final class NfaEngine<T> {
             rollback();
             throw conditionFailure(st, ex);
         }
-        if (newCount > maxPartialMatches) {
+        // held matches count toward the bound: they keep their events buffered as partial matches do
+        if (newCount + st.heldCount > maxPartialMatches) {
             if (failOnOverflow) {
                 rollback();
                 throw new PartialMatchLimitException("key " + st.key + " would hold " + newCount
-                        + " partial matches at event time " + time + ", more than the bound of " + maxPartialMatches
-                        + " (NfaOptions.maxPartialMatchesPerKey); the event was not applied");
+                        + " partial matches and " + st.heldCount + " held matches at event time " + time
+                        + ", more than the bound of " + maxPartialMatches + " (NfaOptions.maxPartialMatchesPerKey);"
+                        + " the event was not applied");
             }
-            int dropped = rejectNew(maxPartialMatches);
+            int dropped = rejectNew(maxPartialMatches - st.heldCount);
             inheritingNew = -1; // some of the dropped ones may have inherited: let commit look at each
             commit(st);
             for (int i = 0; i < dropped; i++) {
@@ -597,10 +599,15 @@ public final class NfaEngine<T> {
         } else {
             commit(st);
         }
+        int completed = matchCount;
         event = null;
         if (skipping) {
             if (matchCount > 0 || st.heldCount > 0) {
-                return releaseHeld(st, sink);
+                RuntimeException failure = releaseHeld(st, sink);
+                if (st.count + st.heldCount > maxPartialMatches && !failOnOverflow) {
+                    rejectNewlyHeld(st, completed);
+                }
+                return failure;
             }
         } else if (matchCount > 0) {
             for (int i = 0; i < matchCount; i++) {
@@ -620,7 +627,7 @@ public final class NfaEngine<T> {
      * ones is unchanged. Continuations alone exceed the room only if the bound was already passed before the
      * event (a snapshot restored under a smaller bound); then the earliest ones are kept.
      *
-     * @param room how many partial matches may remain
+     * @param room how many partial matches may remain (the bound less the held matches), may be negative
      * @return how many of the dropped successors inherited their origin's buffer reference; their entries are
      *     in {@link #droppedRefs}, to be released after the commit
      */
@@ -655,6 +662,28 @@ public final class NfaEngine<T> {
         }
         newCount = kept;
         return dropped;
+    }
+
+    /**
+     * After the release of held matches under {@link io.cepheus.nfa.OverflowPolicy#REJECT_NEW}: the key holds
+     * more partial and held matches than the bound only because of matches this event completed that the skip
+     * strategy holds back. Those are new: drop them, latest start first, until the key is within the bound.
+     *
+     * @param completed how many matches this step completed; their entries are still in {@link #matchEntry}
+     */
+    private void rejectNewlyHeld(KeyState st, int completed) {
+        for (int i = st.heldCount - 1; i >= 0 && st.count + st.heldCount > maxPartialMatches; i--) {
+            int entry = st.heldEntry[i];
+            boolean completedNow = false;
+            for (int j = 0; j < completed && !completedNow; j++) {
+                completedNow = matchEntry[j] == entry;
+            }
+            if (completedNow) {
+                st.removeHeld(i);
+                buffer.release(entry);
+                rejected++;
+            }
+        }
     }
 
     /** Computes the successors of one partial match (or of the start state) into the scratch arrays. */
@@ -1257,7 +1286,7 @@ public final class NfaEngine<T> {
         return livePartialMatches;
     }
 
-    /** @return partial matches dropped at the bound */
+    /** @return partial matches (and newly held matches) dropped at the bound */
     public long rejectedPartialMatches() {
         return rejected;
     }
