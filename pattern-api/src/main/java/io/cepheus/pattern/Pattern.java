@@ -425,7 +425,8 @@ public final class Pattern<T> {
     /**
      * Makes a quantified stage greedy: it keeps taking every event its condition accepts and never hands
      * one to the next stage. {@code a(v>2)+ greedy next b(v>5)} over {@code 3 4 7 9} has no match, where the
-     * non-greedy loop yields five. Not for groups or {@code allowCombinations()}.
+     * non-greedy loop yields five. Not for groups, and not after {@code allowCombinations()} (Flink refuses
+     * that order; {@code greedy().allowCombinations()} is accepted, see {@link #allowCombinations()}).
      *
      * @return the pattern with the greedy stage
      */
@@ -441,7 +442,8 @@ public final class Pattern<T> {
             throw stageError("greedy() applied twice");
         }
         if (quantifier.inner() == Contiguity.NON_DETERMINISTIC_RELAXED) {
-            throw stageError("greedy() is not applicable together with allowCombinations()");
+            throw stageError("greedy() cannot follow allowCombinations() (in Flink: Option not applicable to"
+                    + " FollowedByAny pattern); call greedy() first: greedy().allowCombinations() is accepted");
         }
         return withQuantifier(quantifier.withGreedy());
     }
@@ -461,12 +463,14 @@ public final class Pattern<T> {
      * relaxed inner contiguity): {@code a.times(2).allowCombinations()} over {@code a1 a2 c a3} yields
      * {@code a1 a2}, {@code a1 a3} and {@code a2 a3}. The number of partial matches can grow fast.
      *
+     * <p>On a greedy stage ({@code greedy().allowCombinations()}, the order Flink accepts) the loop may still
+     * skip events, but no event it accepts may come between its last event and the next stage's:
+     * {@code a+ greedy allowCombinations followedBy b} over {@code a1 a2 c a3 b1} yields {@code a1 a2 a3 b1},
+     * {@code a1 a3 b1}, {@code a2 a3 b1} and {@code a3 b1}, as Flink does.
+     *
      * @return the pattern with combinations allowed
      */
     public Pattern<T> allowCombinations() {
-        if (quantifier.greedy()) {
-            throw stageError("allowCombinations() is not applicable to a greedy stage");
-        }
         return withInner(Contiguity.NON_DETERMINISTIC_RELAXED, "allowCombinations()");
     }
 

@@ -129,11 +129,15 @@ class PatternValidationTest {
         }
 
         @Test
-        void greedyAndAllowCombinationsExcludeEachOther() {
+        void greedyCannotFollowAllowCombinationsButMayPrecedeIt() {
+            // as in Flink 2.3: greedy() refuses a stage whose inner contiguity is already non-deterministic, while
+            // allowCombinations() on a greedy stage is accepted (and matches as Flink's CepOperator does)
             assertRejected(() -> a().oneOrMore().allowCombinations().greedy(), "stage 'a'", "greedy()",
                     "allowCombinations()");
-            assertRejected(() -> a().oneOrMore().greedy().allowCombinations(), "stage 'a'", "allowCombinations()",
-                    "greedy stage");
+            Quantifier q = a().oneOrMore().greedy().allowCombinations().quantifier();
+            assertTrue(q.greedy());
+            assertEquals(Contiguity.NON_DETERMINISTIC_RELAXED, q.inner());
+            assertTrue(a().times(2, 3).greedy().allowCombinations().quantifier().greedy());
         }
 
         @Test
