@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.cepheus.pattern.AfterMatchSkipStrategy;
 import io.cepheus.pattern.MalformedPatternException;
 import io.cepheus.pattern.Pattern;
 import io.cepheus.pattern.WithinType;
@@ -72,5 +73,20 @@ class CompileRulesParityTest {
                 .within(ms(10), WithinType.PREVIOUS_AND_CURRENT).followedBy("c").within(ms(5)));
         accepted(() -> Pattern.<TestEvent>begin("a").notFollowedBy("n")
                 .within(ms(10), WithinType.PREVIOUS_AND_CURRENT).followedBy("c").within(ms(5)));
+    }
+
+    @Test
+    void aSkipTargetMustBeAStageOutsideGroups() {
+        String rule = "can not be found in the given Pattern";
+        rejected(() -> Pattern.<TestEvent>begin("a", AfterMatchSkipStrategy.skipToFirst("g1")).followedBy(group()),
+                "stage 'g1'", "SKIP_TO_FIRST", rule, "inside a group");
+        rejected(() -> Pattern.<TestEvent>begin("a", AfterMatchSkipStrategy.skipToLast("g2")).followedBy(group())
+                .oneOrMore(), "stage 'g2'", "SKIP_TO_LAST", "inside a group");
+        rejected(() -> Pattern.begin(group(), AfterMatchSkipStrategy.skipToFirst("g1")).followedBy("c"),
+                "stage 'g1'", "inside a group");
+        accepted(() -> Pattern.<TestEvent>begin("a", AfterMatchSkipStrategy.skipToFirst("a")).followedBy(group()));
+        accepted(() -> Pattern.begin(group(), AfterMatchSkipStrategy.skipToLast("c")).followedBy("c"));
+        accepted(() -> Pattern.<TestEvent>begin("a", AfterMatchSkipStrategy.skipToFirst("n")).notFollowedBy("n")
+                .followedBy("c"));
     }
 }

@@ -86,6 +86,23 @@ final class PatternRules {
                     + " AfterMatchSkipStrategy " + skip.kind() + " can not be found in the given Pattern "
                     + stageNames);
         }
+        if (skip.stage() != null && !topLevelNames(last).contains(skip.stage())) {
+            // Flink looks the target up among the stages outside groups only, and refuses the others
+            throw new MalformedPatternException("stage '" + skip.stage() + "': The pattern name specified in"
+                    + " AfterMatchSkipStrategy " + skip.kind() + " can not be found in the given Pattern: the stage"
+                    + " is inside a group, and only stages outside groups can be skip targets "
+                    + topLevelNames(last));
+        }
+    }
+
+    private static <T> List<String> topLevelNames(Pattern<T> last) {
+        List<String> names = new ArrayList<>();
+        for (Pattern<T> stage : last.stages()) {
+            if (!stage.isGroup()) {
+                names.add(stage.name());
+            }
+        }
+        return names;
     }
 
     /**
