@@ -145,6 +145,11 @@ public final class NfaMatcher<T> {
      * @throws IllegalArgumentException    if the timestamp goes back in time for this key
      * @throws ConditionException          if a condition throws (the key's state is left unchanged)
      * @throws PartialMatchLimitException  under {@link OverflowPolicy#FAIL} when the bound is hit
+     * @throws IllegalStateException       under a skip strategy with {@code throwExceptionOnMiss()}, when a match
+     *                                     to be emitted lacks the target stage or its target is the match's
+     *                                     first event (as Flink's "Could not skip to first element of a
+     *                                     match"): that match is dropped, the step and the other matches are
+     *                                     completed first, and the key's state stays consistent
      */
     public void process(NfaState state, T event, long timestamp, MatchSink<T> sink) {
         engine.process(state, event, timestamp, sink);
@@ -158,6 +163,8 @@ public final class NfaMatcher<T> {
      * @param state the key's state
      * @param time  the new time
      * @param sink  receives matches and timeouts
+     * @throws IllegalStateException under a skip strategy with {@code throwExceptionOnMiss()}, as for
+     *                               {@link #process}; the advance is completed first
      */
     public void advanceTime(NfaState state, long time, MatchSink<T> sink) {
         engine.advanceTime(state, time, sink);
@@ -178,7 +185,10 @@ public final class NfaMatcher<T> {
         return engine.livePartialMatches();
     }
 
-    /** @return partial matches dropped so far because a key hit its bound ({@link OverflowPolicy#REJECT_NEW}) */
+    /**
+     * @return partial matches, and newly completed matches a skip strategy would have held, dropped so far
+     *     because a key hit its bound ({@link OverflowPolicy#REJECT_NEW})
+     */
     public long rejectedPartialMatches() {
         return engine.rejectedPartialMatches();
     }

@@ -6,7 +6,10 @@ import java.util.function.LongSupplier;
 /**
  * Settings of an {@link NfaMatcher}.
  *
- * @param maxPartialMatchesPerKey bound on live partial matches (and held matches) per key
+ * @param maxPartialMatchesPerKey bound on what one key keeps between events: its live partial matches plus the
+ *                                completed matches a skip strategy holds back (both keep their events in
+ *                                memory), so that one hot key cannot exhaust the heap; see {@link OverflowPolicy}
+ *                                for exactly what is counted and when
  * @param overflowPolicy          what happens when the bound is hit
  * @param processingTime          the clock iterative conditions read as {@code currentProcessingTime()}
  */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.cepheus.pattern.AfterMatchSkipStrategy;
 import io.cepheus.pattern.IterativeCondition;
 import io.cepheus.pattern.Pattern;
 import java.time.Duration;
@@ -148,12 +149,171 @@ class NfaMatcherContractTest {
         NfaMatcher<TestEvent> m = NfaCompiler.compile(explosive())
                 .newMatcher(NfaOptions.defaults().withMaxPartialMatchesPerKey(5));
         NfaState s = m.newState("hot");
+        Run run = new Run();
         long ts = 1;
-        for (TestEvent e : TestEvent.stream("a1 b1 b2 b3 b4 b5 b6")) {
-            m.process(s, e, ts++, MatchSink.discarding());
+        for (TestEvent e : TestEvent.stream("a1 b1 b2 b3 b4 b5 b6 c1")) {
+            m.process(s, e, ts++, run);
             assertTrue(s.partialMatchCount() <= 5);
         }
-        assertTrue(m.rejectedPartialMatches() > 0);
+        // From b3 on the five partial matches of a1 branch into eleven: each keeps its continuation (its first
+        // successor: the loop taking the b, or the run waiting for c) and every branch is dropped. So the runs
+        // a1 b1 b2.., a1 b1 b3.., a1 b1 (waiting for c), a1 b2 b3.. and a1 b3.. survive to c1.
+        assertEquals(List.of("a1 b1 b2 b3 b4 b5 b6 c1", "a1 b1 b3 b4 b5 b6 c1", "a1 b1 c1",
+                "a1 b2 b3 b4 b5 b6 c1", "a1 b3 b4 b5 b6 c1"), run.matches);
+        // b3: 11 successors, 6 dropped; b4 .. b6: the four loop runs branch in three each (13), 8 dropped
+        assertEquals(6 + 3 * 8, m.rejectedPartialMatches());
+    }
+
+    @Test
+    void rejectNewKeepsOlderRunsOverBranchesOfTheEvent() {
+        // the audit's example: at b2 the five successors exceed the bound of 3; the runs a1 b1, a1 and a2 each
+        // keep their continuation (a1 b1, a1 b2, a2 b2: the first successor of each), the runs of a1 and a2 that
+        // go on waiting for another b are the new branches and are dropped. Without a bound Flink emits the same.
+        Pattern<TestEvent> p = Pattern.<TestEvent>begin("a").where(kind('a')).followedByAny("b").where(kind('b'))
+                .followedBy("c").where(kind('c'));
+        NfaMatcher<TestEvent> m = NfaCompiler.compile(p).newMatcher(NfaOptions.defaults()
+                .withMaxPartialMatchesPerKey(3));
+        NfaState s = m.newState("k");
+        Run run = new Run();
+        long ts = 1;
+        for (TestEvent e : TestEvent.stream("a1 b1 a2 b2 c1")) {
+            m.process(s, e, ts++, run);
+            assertTrue(s.partialMatchCount() <= 3);
+        }
+        assertEquals(List.of("a1 b1 c1", "a1 b2 c1", "a2 b2 c1"), run.matches);
+        assertEquals(2, m.rejectedPartialMatches());
+        assertEquals(0, s.partialMatchCount(), "every kept run completed");
+        assertEquals(0, m.bufferedEntries(), "the dropped branches released their references");
+        assertEquals(0, m.bufferedEvents());
+    }
+
+    @Test
+    void rejectNewStartsNoRunWhenTheBoundIsFull() {
+        NfaMatcher<TestEvent> m = NfaCompiler.compile(AB).newMatcher(NfaOptions.defaults()
+                .withMaxPartialMatchesPerKey(2));
+        NfaState s = m.newState("k");
+        Run run = new Run();
+        long ts = 1;
+        for (TestEvent e : TestEvent.stream("a1 a2 a3 b1")) {
+            m.process(s, e, ts++, run);
+        }
+        assertEquals(List.of("a1 b1", "a2 b1"), run.matches, "the run a3 would start is the new one");
+        assertEquals(1, m.rejectedPartialMatches());
+        m.advanceTime(s, Long.MAX_VALUE, run);
+        assertEquals(0, m.bufferedEntries());
+        assertEquals(0, m.bufferedEvents());
+    }
+
+    @Test
+    void aStateRestoredUnderASmallerBoundKeepsItsEarliestRunsAndLeaksNothing() throws Exception {
+        EventCodec<TestEvent> codec = new EventCodec<>() {
+            @Override
+            public void write(TestEvent e, java.io.DataOutput out) throws java.io.IOException {
+                out.writeUTF(e.name());
+                out.writeLong(e.ts());
+            }
+
+            @Override
+            public TestEvent read(java.io.DataInput in) throws java.io.IOException {
+                return new TestEvent(in.readUTF(), in.readLong());
+            }
+        };
+        NfaMatcher<TestEvent> wide = NfaCompiler.compile(AB).newMatcher();
+        NfaState before = wide.newState("k");
+        for (TestEvent e : TestEvent.stream("a1 a2 a3")) {
+            wide.process(before, e, e.ts(), MatchSink.discarding());
+        }
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        wide.writeState(before, codec, new java.io.DataOutputStream(bytes));
+        NfaMatcher<TestEvent> narrow = NfaCompiler.compile(AB).newMatcher(NfaOptions.defaults()
+                .withMaxPartialMatchesPerKey(2));
+        NfaState s = narrow.readState("k", codec, new java.io.DataInputStream(
+                new java.io.ByteArrayInputStream(bytes.toByteArray())));
+        assertEquals(3, s.partialMatchCount());
+        Run run = new Run();
+        // x1 is ignored by the three runs, which are all continuations: only two fit, the earliest are kept
+        narrow.process(s, new TestEvent("x1", 4), 4, run);
+        assertEquals(2, s.partialMatchCount());
+        assertEquals(1, narrow.rejectedPartialMatches());
+        narrow.process(s, new TestEvent("b1", 5), 5, run);
+        assertEquals(List.of("a1 b1", "a2 b1"), run.matches);
+        narrow.advanceTime(s, Long.MAX_VALUE, run);
+        assertEquals(0, narrow.bufferedEntries(), "the dropped run a3 released its reference");
+        assertEquals(0, narrow.bufferedEvents());
+    }
+
+    /**
+     * Starts with {@code a} or {@code z}; {@code b} completes only runs that started with an {@code a}, so a
+     * {@code z} run blocks the matches of every later run from being released by the skip strategy.
+     */
+    private static Pattern<TestEvent> blockedBy(boolean any) {
+        Pattern<TestEvent> first = Pattern.<TestEvent>begin("a", AfterMatchSkipStrategy.skipToNext())
+                .where(kind('a')).or(kind('z'));
+        IterativeCondition<TestEvent> bAfterA = (e, ctx) -> e.kind() == 'b'
+                && ctx.eventsForPattern("a").get(0).kind() == 'a';
+        return (any ? first.followedByAny("b") : first.followedBy("b")).where(bAfterA)
+                .within(Duration.ofMillis(100));
+    }
+
+    @Test
+    void heldMatchesCountTowardTheBoundUnderFail() {
+        NfaMatcher<TestEvent> m = NfaCompiler.compile(blockedBy(false)).newMatcher(NfaOptions.defaults()
+                .withMaxPartialMatchesPerKey(3).withOverflowPolicy(OverflowPolicy.FAIL));
+        NfaState s = m.newState("hot");
+        Run run = new Run();
+        long ts = 1;
+        for (TestEvent e : TestEvent.stream("z0 a1 b1 a2 b2")) {
+            m.process(s, e, ts++, run);
+        }
+        assertEquals(2, s.heldMatchCount(), "a1 b1 and a2 b2 wait for the run of z0");
+        assertEquals(1, s.partialMatchCount());
+        // a3 would make two partial matches beside the two held ones
+        PartialMatchLimitException e = assertThrows(PartialMatchLimitException.class,
+                () -> m.process(s, new TestEvent("a3", 6), 6, run));
+        assertTrue(e.getMessage().contains("2 held"), e.getMessage());
+        assertEquals(2, s.heldMatchCount());
+        assertEquals(1, s.partialMatchCount());
+        m.advanceTime(s, Long.MAX_VALUE, run);
+        assertEquals(List.of("a1 b1", "a2 b2"), run.matches);
+        assertEquals(0, m.bufferedEntries());
+    }
+
+    @Test
+    void heldMatchesCountTowardTheBoundUnderRejectNew() {
+        NfaMatcher<TestEvent> m = NfaCompiler.compile(blockedBy(false)).newMatcher(NfaOptions.defaults()
+                .withMaxPartialMatchesPerKey(3));
+        NfaState s = m.newState("hot");
+        Run run = new Run();
+        long ts = 1;
+        for (TestEvent e : TestEvent.stream("z0 a1 b1 a2 b2 a3 b3 a4 b4")) {
+            m.process(s, e, ts++, run);
+            assertTrue(s.partialMatchCount() + s.heldMatchCount() <= 3, s.toString());
+        }
+        assertEquals(2, m.rejectedPartialMatches(), "the runs a3 and a4 would start");
+        m.advanceTime(s, Long.MAX_VALUE, run);
+        assertEquals(List.of("a1 b1", "a2 b2"), run.matches);
+        assertEquals(0, m.bufferedEntries());
+        assertEquals(0, m.bufferedEvents());
+    }
+
+    @Test
+    void rejectNewDropsNewlyHeldMatchesBeyondTheBound() {
+        // the run of a1 stays (followedByAny) and completes a match with every b, each held behind z0's run
+        NfaMatcher<TestEvent> m = NfaCompiler.compile(blockedBy(true)).newMatcher(NfaOptions.defaults()
+                .withMaxPartialMatchesPerKey(3));
+        NfaState s = m.newState("hot");
+        Run run = new Run();
+        long ts = 1;
+        for (TestEvent e : TestEvent.stream("z0 a1 b1 b2 b3")) {
+            m.process(s, e, ts++, run);
+            assertTrue(s.partialMatchCount() + s.heldMatchCount() <= 3, s.toString());
+        }
+        assertEquals(1, s.heldMatchCount());
+        assertEquals(2, m.rejectedPartialMatches(), "a1 b2 and a1 b3 are new and would pass the bound");
+        m.advanceTime(s, Long.MAX_VALUE, run);
+        assertEquals(List.of("a1 b1"), run.matches);
+        assertEquals(0, m.bufferedEntries());
+        assertEquals(0, m.bufferedEvents());
     }
 
     @Test

@@ -65,7 +65,7 @@ public record AfterMatchSkipStrategy(Kind kind, String stage, boolean throwOnAbs
     }
 
     /**
-     * @param stage a stage of the pattern
+     * @param stage a stage of the pattern, not one inside a group (the compiler refuses those, as Flink does)
      * @return prune partial matches that start before the first event the emitted match has in {@code stage}
      */
     public static AfterMatchSkipStrategy skipToFirst(String stage) {
@@ -73,7 +73,7 @@ public record AfterMatchSkipStrategy(Kind kind, String stage, boolean throwOnAbs
     }
 
     /**
-     * @param stage a stage of the pattern
+     * @param stage a stage of the pattern, not one inside a group (the compiler refuses those, as Flink does)
      * @return prune partial matches that start before the last event the emitted match has in {@code stage}
      */
     public static AfterMatchSkipStrategy skipToLast(String stage) {

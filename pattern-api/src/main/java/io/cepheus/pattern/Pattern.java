@@ -60,7 +60,9 @@ public final class Pattern<T> {
     // ------------------------------------------------------------------ starting a pattern
 
     /**
-     * Starts a pattern with a stage called {@code name} and no after-match skipping.
+     * Starts a pattern with a stage called {@code name} and no after-match skipping: every match is emitted.
+     * {@code begin("a").where(type == A).followedBy("b").where(type == B)} over {@code a1 c1 a2 b1} yields
+     * {@code a1 b1} and {@code a2 b1}.
      *
      * @param name the first stage's name, unique within the pattern
      * @param <T>  the event type
@@ -71,7 +73,10 @@ public final class Pattern<T> {
     }
 
     /**
-     * Starts a pattern with a stage called {@code name} and the given after-match skip strategy.
+     * Starts a pattern with a stage called {@code name} and the given after-match skip strategy. With
+     * {@code begin("a", AfterMatchSkipStrategy.skipPastLastEvent()).followedBy("b")} ({@code a} and {@code b}
+     * narrowed to their types) over {@code a1 a2 b1} only {@code a1 b1} is emitted: the partial match that
+     * started at {@code a2} is discarded with it, where {@link #begin(String)} also yields {@code a2 b1}.
      *
      * @param name         the first stage's name, unique within the pattern
      * @param skipStrategy what to prune after each match
@@ -85,7 +90,8 @@ public final class Pattern<T> {
 
     /**
      * Starts a pattern with a group: a whole sub-pattern treated as one stage, which can then be
-     * quantified, e.g. {@code begin(Pattern.begin("a").next("b")).times(2)} matches {@code a b a b}.
+     * quantified. {@code begin(Pattern.begin("a").next("b")).times(2)} over {@code a1 b1 a2 b2} yields
+     * {@code a1 b1 a2 b2}: the group matched twice, each time an {@code a} directly followed by a {@code b}.
      *
      * @param group the sub-pattern
      * @param <T>   the event type
@@ -96,7 +102,10 @@ public final class Pattern<T> {
     }
 
     /**
-     * Starts a pattern with a group and the given after-match skip strategy.
+     * Starts a pattern with a group and the given after-match skip strategy (whose target, if it names one,
+     * must be a stage outside the group). {@code begin(Pattern.begin("a").next("b"), skipPastLastEvent())
+     * .followedBy("c")} over {@code a1 b1 a2 b2 c1} yields only {@code a1 b1 c1}; without skipping,
+     * {@code a2 b2 c1} too.
      *
      * @param group        the sub-pattern
      * @param skipStrategy what to prune after each match
@@ -170,7 +179,9 @@ public final class Pattern<T> {
     }
 
     /**
-     * Appends a group with strict contiguity: its first event must directly follow the previous stage.
+     * Appends a group with strict contiguity: its first event must directly follow the previous stage; inside
+     * the group its own stages keep their contiguity. {@code a next (b followedBy c)} over {@code a1 b1 d1 c1}
+     * yields {@code a1 b1 c1}; over {@code a1 d1 b1 c1} there is no match.
      *
      * @param group the sub-pattern
      * @return the extended pattern
@@ -180,7 +191,9 @@ public final class Pattern<T> {
     }
 
     /**
-     * Appends a group with relaxed contiguity.
+     * Appends a group with relaxed contiguity: events before the group's first event are skipped.
+     * {@code a followedBy (b next c)} over {@code a1 d1 b1 c1} yields {@code a1 b1 c1}; over
+     * {@code a1 b1 d1 c1} there is no match, as {@code c} must directly follow {@code b} inside the group.
      *
      * @param group the sub-pattern
      * @return the extended pattern
@@ -190,7 +203,9 @@ public final class Pattern<T> {
     }
 
     /**
-     * Appends a group with non-deterministic relaxed contiguity.
+     * Appends a group with non-deterministic relaxed contiguity: every later occurrence of the group starts
+     * a match of its own. {@code a followedByAny (b next c)} over {@code a1 b1 c1 b2 c2} yields
+     * {@code a1 b1 c1} and {@code a1 b2 c2}, where {@link #followedBy(Pattern)} yields only the first.
      *
      * @param group the sub-pattern
      * @return the extended pattern
@@ -202,7 +217,8 @@ public final class Pattern<T> {
     // ------------------------------------------------------------------ conditions
 
     /**
-     * Narrows this stage: an event must also satisfy {@code condition}. Chains as Flink's does:
+     * Narrows this stage: an event must also satisfy {@code condition}. {@code begin("a").where(e -> e.type()
+     * == 'a')} over {@code a1 b1 a2} matches {@code a1} and {@code a2}. Chains as Flink's does:
      * {@code where(x).or(y).where(z)} means {@code (x or y) and z}.
      *
      * @param condition a lambda on the event
@@ -213,7 +229,9 @@ public final class Pattern<T> {
     }
 
     /**
-     * Narrows this stage with a condition that also reads the partial match.
+     * Narrows this stage with a condition that also reads the partial match. {@code begin("start")
+     * .followedBy("up").where((e, ctx) -> e.price() > ctx.eventsForPattern("start").get(0).price())} over prices
+     * {@code 5 3 7} yields {@code 5 7} and {@code 3 7}: {@code 3} is not above {@code 5}.
      *
      * @param condition a lambda on the event and the {@link Condition.Context}
      * @return the pattern with the narrowed stage
@@ -223,7 +241,9 @@ public final class Pattern<T> {
     }
 
     /**
-     * Narrows this stage with any condition, for example one built with {@link Condition#and}.
+     * Narrows this stage with any condition, for example one built with {@link Condition#and}:
+     * {@code where(isA.and(costly))}, with {@code isA} testing the type and {@code costly} the price
+     * ({@code > 10}), over {@code a(5) a(12) b(20)} matches {@code a(12)} only.
      *
      * @param condition the condition
      * @return the pattern with the narrowed stage
@@ -239,7 +259,7 @@ public final class Pattern<T> {
 
     /**
      * Widens this stage: an event satisfying {@code condition} is accepted too. For example
-     * {@code where(type == A).or(type == B)} accepts both types.
+     * {@code begin("x").where(type == A).or(type == B)} over {@code a1 c1 b1} matches {@code a1} and {@code b1}.
      *
      * @param condition a lambda on the event
      * @return the pattern with the widened stage
@@ -250,6 +270,9 @@ public final class Pattern<T> {
 
     /**
      * Widens this stage with a condition that reads the partial match.
+     * {@code begin("a").where(type == A).followedBy("b").where(type == B).or((e, ctx) -> e.price() >
+     * ctx.eventsForPattern("a").get(0).price())} over {@code a(5) c(9) b(1)} yields {@code a(5) c(9)}: the
+     * {@code c} is accepted for its price and, with relaxed contiguity, is the first {@code b} can take.
      *
      * @param condition a lambda on the event and the context
      * @return the pattern with the widened stage
@@ -259,7 +282,9 @@ public final class Pattern<T> {
     }
 
     /**
-     * Widens this stage with any condition.
+     * Widens this stage with any condition, for example a combined one: {@code where(isA).or(isB.and(costly))}
+     * over {@code a(1) b(5) b(20)} matches {@code a(1)} and {@code b(20)} (with {@code costly} = price {@code >
+     * 10}).
      *
      * @param condition the condition
      * @return the pattern with the widened stage
@@ -274,7 +299,9 @@ public final class Pattern<T> {
     }
 
     /**
-     * Narrows this stage to events of a subclass of {@code T}.
+     * Narrows this stage to events of a subclass of {@code T} (the event type stays {@code T}).
+     * {@code Pattern.<Sensor>begin("t").subtype(Temperature.class)} over {@code Temperature(20) Pressure(3)
+     * Temperature(45)} matches the two temperatures; a following {@code where} sees only those.
      *
      * @param type the accepted class
      * @return the pattern with the narrowed stage
@@ -296,7 +323,10 @@ public final class Pattern<T> {
     }
 
     /**
-     * Stops a looping stage with a condition that reads the partial match.
+     * Stops a looping stage with a condition that reads the partial match. For {@code s followedBy
+     * b.oneOrMore().until((e, ctx) -> e.price() < ctx.eventsForPattern("s").get(0).price()) followedBy e} over
+     * {@code s(5) b(6) b(7) b(3) b(8) e}: {@code s b(6) b(7) e} and {@code s b(6) e}; the loop ends at
+     * {@code b(3)}, cheaper than {@code s}, and never takes {@code b(8)}.
      *
      * @param condition the stop condition
      * @return the pattern with the bounded loop
@@ -306,7 +336,8 @@ public final class Pattern<T> {
     }
 
     /**
-     * Stops a looping stage with any condition.
+     * Stops a looping stage with any condition, for example a combined one: {@code oneOrMore().until(isC.or(isD))}
+     * ends the loop at the first {@code c} or {@code d}, as {@link #until(SimpleCondition)} does for one type.
      *
      * @param condition the stop condition
      * @return the pattern with the bounded loop
@@ -342,7 +373,8 @@ public final class Pattern<T> {
 
     /**
      * This stage takes between {@code from} and {@code to} events. {@code times(0, n)} is an optional
-     * {@code times(1, n)}.
+     * {@code times(1, n)}. For {@code a.times(1, 2) followedBy b} over {@code a1 a2 b1}: {@code a1 a2 b1},
+     * {@code a1 b1} and {@code a2 b1}.
      *
      * @param from the least number of events, at least 0
      * @param to   the most, at least {@code max(from, 1)}
@@ -364,15 +396,29 @@ public final class Pattern<T> {
 
     /**
      * This stage takes {@code times} or more events: a loop. {@code timesOrMore(0)} is an optional
-     * {@code oneOrMore()}.
+     * {@code oneOrMore()}. For {@code a.timesOrMore(2) followedBy b} over {@code a1 a2 a3 b1}:
+     * {@code a1 a2 a3 b1}, {@code a1 a2 b1} and {@code a2 a3 b1} (by default the loop cannot skip an {@code a}).
+     * A group can loop only if each round takes at least one event: a group whose stages are all optional is
+     * rejected.
      *
      * @param times the least number of events
      * @return the quantified pattern
      */
     public Pattern<T> timesOrMore(int times) {
-        checkQuantifiable("timesOrMore()");
+        return loop(times, "timesOrMore()");
+    }
+
+    private Pattern<T> loop(int times, String call) {
+        checkQuantifiable(call);
         if (times < 0) {
             throw stageError("timesOrMore(" + times + "): the count must not be negative");
+        }
+        if (group != null && canTakeNoEvent(group)) {
+            // the loop could go round without taking an event: the NFA would follow it for ever on one event
+            // (Flink 2.3 accepts such a pattern and then runs out of memory on the first event after it)
+            throw stageError(call + ": a loop that can take no event: every stage of the group is optional, so"
+                    + " a round could take no event and repeat without end; make a stage of the group mandatory"
+                    + " (for zero or more rounds: a group with a mandatory stage, then oneOrMore().optional())");
         }
         if (times == 0) {
             checkMayBeOptional("timesOrMore(0)");
@@ -391,7 +437,7 @@ public final class Pattern<T> {
      * @return the quantified pattern
      */
     public Pattern<T> oneOrMore() {
-        return timesOrMore(1);
+        return loop(1, "oneOrMore()");
     }
 
     /**
@@ -413,7 +459,8 @@ public final class Pattern<T> {
     /**
      * Makes a quantified stage greedy: it keeps taking every event its condition accepts and never hands
      * one to the next stage. {@code a(v>2)+ greedy next b(v>5)} over {@code 3 4 7 9} has no match, where the
-     * non-greedy loop yields five. Not for groups or {@code allowCombinations()}.
+     * non-greedy loop yields five. Not for groups, and not after {@code allowCombinations()} (Flink refuses
+     * that order; {@code greedy().allowCombinations()} is accepted, see {@link #allowCombinations()}).
      *
      * @return the pattern with the greedy stage
      */
@@ -429,7 +476,8 @@ public final class Pattern<T> {
             throw stageError("greedy() applied twice");
         }
         if (quantifier.inner() == Contiguity.NON_DETERMINISTIC_RELAXED) {
-            throw stageError("greedy() is not applicable together with allowCombinations()");
+            throw stageError("greedy() cannot follow allowCombinations() (in Flink: Option not applicable to"
+                    + " FollowedByAny pattern); call greedy() first: greedy().allowCombinations() is accepted");
         }
         return withQuantifier(quantifier.withGreedy());
     }
@@ -449,12 +497,14 @@ public final class Pattern<T> {
      * relaxed inner contiguity): {@code a.times(2).allowCombinations()} over {@code a1 a2 c a3} yields
      * {@code a1 a2}, {@code a1 a3} and {@code a2 a3}. The number of partial matches can grow fast.
      *
+     * <p>On a greedy stage ({@code greedy().allowCombinations()}, the order Flink accepts) the loop may still
+     * skip events, but no event it accepts may come between its last event and the next stage's:
+     * {@code a+ greedy allowCombinations followedBy b} over {@code a1 a2 c a3 b1} yields {@code a1 a2 a3 b1},
+     * {@code a1 a3 b1}, {@code a2 a3 b1} and {@code a3 b1}, as Flink does.
+     *
      * @return the pattern with combinations allowed
      */
     public Pattern<T> allowCombinations() {
-        if (quantifier.greedy()) {
-            throw stageError("allowCombinations() is not applicable to a greedy stage");
-        }
         return withInner(Contiguity.NON_DETERMINISTIC_RELAXED, "allowCombinations()");
     }
 
@@ -463,7 +513,8 @@ public final class Pattern<T> {
     /**
      * The whole match must fit in {@code window}: last event time - first event time &lt; window. A partial
      * match that can no longer fit is reported as timed out at {@code first + window}. When several stages
-     * set a window, the smallest applies.
+     * set a window, the smallest applies. For {@code a followedBy b within(10 ms)}: {@code a1@1 b1@10} is a
+     * match; over {@code a1@1 b1@11}, {@code a1} times out at 11.
      *
      * @param window positive
      * @return the pattern with the window
@@ -475,7 +526,11 @@ public final class Pattern<T> {
     /**
      * A window of the given type. {@link WithinType#PREVIOUS_AND_CURRENT} bounds the gap between the
      * previous event of the match and the event this stage takes; a partial match waiting longer times out
-     * at {@code previous + window}.
+     * at {@code previous + window}. For {@code a followedBy b.within(5 ms, PREVIOUS_AND_CURRENT) followedBy c}:
+     * over {@code a1@1 b1@3 c1@7} the match is {@code a1 b1 c1} (the window bounds only the step to
+     * {@code b}); over {@code a1@1 b1@6}, {@code a1} times out at 6. On a stage that takes a single event it may
+     * not be larger than the pattern's {@link WithinType#FIRST_AND_LAST} window (checked when compiled, as
+     * Flink does).
      *
      * @param window positive
      * @param type   what the window measures
@@ -651,6 +706,17 @@ public final class Pattern<T> {
             throw stageError(call + ": the inner contiguity was already set to " + quantifier.inner());
         }
         return withQuantifier(quantifier.withInner(inner));
+    }
+
+    /** @return whether the chain ending with {@code last} can complete without taking an event */
+    private static <T> boolean canTakeNoEvent(Pattern<T> last) {
+        for (Pattern<T> p = last; p != null; p = p.previous) {
+            boolean skippable = p.isNot() || p.quantifier.optional() || (p.group != null && canTakeNoEvent(p.group));
+            if (!skippable) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void checkMayBeOptional(String call) {

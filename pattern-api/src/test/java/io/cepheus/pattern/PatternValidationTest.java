@@ -129,11 +129,15 @@ class PatternValidationTest {
         }
 
         @Test
-        void greedyAndAllowCombinationsExcludeEachOther() {
+        void greedyCannotFollowAllowCombinationsButMayPrecedeIt() {
+            // as in Flink 2.3: greedy() refuses a stage whose inner contiguity is already non-deterministic, while
+            // allowCombinations() on a greedy stage is accepted (and matches as Flink's CepOperator does)
             assertRejected(() -> a().oneOrMore().allowCombinations().greedy(), "stage 'a'", "greedy()",
                     "allowCombinations()");
-            assertRejected(() -> a().oneOrMore().greedy().allowCombinations(), "stage 'a'", "allowCombinations()",
-                    "greedy stage");
+            Quantifier q = a().oneOrMore().greedy().allowCombinations().quantifier();
+            assertTrue(q.greedy());
+            assertEquals(Contiguity.NON_DETERMINISTIC_RELAXED, q.inner());
+            assertTrue(a().times(2, 3).greedy().allowCombinations().quantifier().greedy());
         }
 
         @Test
@@ -361,6 +365,41 @@ class PatternValidationTest {
                     Pattern.<TestEvent>begin("q").next("r")));
             assertEquals("group(p,group(q,r))", nested.displayName());
             assertRejected(nested::greedy, "stage 'group(p,group(q,r))'");
+        }
+
+        @Test
+        void aLoopingGroupMustTakeAnEventInEachRound() {
+            Pattern<TestEvent> optionalOnly = Pattern.<TestEvent>begin("g").optional();
+            assertRejected(() -> a().followedBy(optionalOnly).oneOrMore(), "stage 'group(g)'", "oneOrMore()",
+                    "a loop that can take no event", "every stage of the group is optional");
+            assertRejected(() -> a().followedBy(optionalOnly).timesOrMore(2), "stage 'group(g)'",
+                    "timesOrMore()", "a loop that can take no event");
+            assertRejected(() -> a().next(optionalOnly).timesOrMore(0), "a loop that can take no event");
+            assertRejected(() -> Pattern.begin(optionalOnly).oneOrMore(), "a loop that can take no event");
+            Pattern<TestEvent> twoOptional = Pattern.<TestEvent>begin("x").times(0, 2).followedBy("y").optional();
+            assertRejected(() -> a().followedByAny(twoOptional).oneOrMore(), "stage 'group(x,y)'",
+                    "a loop that can take no event");
+            Pattern<TestEvent> nested = Pattern.<TestEvent>begin("x").optional()
+                    .followedBy(Pattern.<TestEvent>begin("y").oneOrMore().optional());
+            assertRejected(() -> a().followedBy(nested).oneOrMore(), "stage 'group(x,group(y))'",
+                    "a loop that can take no event");
+            Pattern<TestEvent> optionalGroupInside = Pattern.<TestEvent>begin("x").optional()
+                    .followedBy(Pattern.<TestEvent>begin("y").next("z")).optional();
+            assertRejected(() -> a().followedBy(optionalGroupInside).oneOrMore(), "a loop that can take no event");
+        }
+
+        @Test
+        void aLoopingGroupWithAMandatoryStageIsAccepted() {
+            Pattern<TestEvent> oneMandatory = Pattern.<TestEvent>begin("x").optional().followedBy("y");
+            assertTrue(a().followedBy(oneMandatory).oneOrMore().quantifier().isLooping());
+            assertTrue(a().followedBy(oneMandatory).timesOrMore(0).quantifier().optional());
+            Pattern<TestEvent> mandatoryInNested = Pattern.<TestEvent>begin("x").optional()
+                    .followedBy(Pattern.<TestEvent>begin("y").oneOrMore());
+            assertTrue(a().followedBy(mandatoryInNested).oneOrMore().quantifier().isLooping());
+            // a loop around a mandatory group may itself be optional; a bounded count of an optional-only group
+            // has no loop
+            assertTrue(xyGroup().oneOrMore().optional().quantifier().optional());
+            assertEquals(2, a().followedBy(Pattern.<TestEvent>begin("g").optional()).times(2).quantifier().to());
         }
 
         @Test

@@ -75,6 +75,12 @@ public final class NfaEngine<T> {
     private long[] next = new long[16 * KeyState.STRIDE];
     /** Whether new partial match k took over the buffer reference of the partial match it came from. */
     private boolean[] nextInherits = new boolean[16];
+    /** Whether new partial match k continues an old one (is its first successor), see {@link #rejectNew}. */
+    private boolean[] nextContinues = new boolean[16];
+    /** The slot of the continuation of the partial match being branched; -1 while the start state branches. */
+    private int continuationSlot = -1;
+    /** Buffer references of successors {@link #rejectNew} dropped, released after the commit. */
+    private int[] droppedRefs = new int[16];
     /** Whether old partial match i handed its buffer reference to a successor (so it is not released). */
     private boolean[] oldInherited = new boolean[16];
     /** How many new partial matches inherit their reference (commit locks none when all do; -1: unknown). */
@@ -152,7 +158,8 @@ public final class NfaEngine<T> {
     /**
      * @param program           the compiled pattern
      * @param maxPartialMatches bound per key
-     * @param failOnOverflow    throw instead of dropping new partial matches beyond the bound
+     * @param failOnOverflow    throw instead of dropping new partial matches beyond the bound (see
+     *                          {@link io.cepheus.nfa.OverflowPolicy} for what the bound counts)
      * @param processingTime    the processing-time clock conditions may read
      * @param matchFactory      builds matches
      */
@@ -291,13 +298,28 @@ public final class NfaEngine<T> {
                     + st.currentTime + " (key " + st.key + "): the NFA needs each key's events in time order;"
                     + " sort them first (the runtime's reorder buffer does) and drop late ones");
         }
+        RuntimeException skipFailure = null;
         if (timestamp > st.currentTime) {
             st.currentTime = timestamp;
             if (timestamp >= st.expiresAt) {
-                expire(st, timestamp, sink);
+                skipFailure = expire(st, timestamp, sink);
             }
         }
-        step(st, event, timestamp, sink);
+        if (skipFailure == null) {
+            skipFailure = step(st, event, timestamp, sink);
+        } else {
+            // a held match of the advance could not be skipped: it concerns earlier events, so this one is
+            // still applied before the failure is reported
+            try {
+                skipFailure = merge(skipFailure, step(st, event, timestamp, sink));
+            } catch (RuntimeException ex) {
+                ex.addSuppressed(skipFailure);
+                throw ex;
+            }
+        }
+        if (skipFailure != null) {
+            throw skipFailure;
+        }
     }
 
     /** See {@code NfaMatcher#ignoredByNewState}. */
@@ -335,7 +357,10 @@ public final class NfaEngine<T> {
         if (time > st.currentTime) {
             st.currentTime = time;
             if (time >= st.expiresAt) {
-                expire(st, time, sink);
+                RuntimeException skipFailure = expire(st, time, sink);
+                if (skipFailure != null) {
+                    throw skipFailure;
+                }
             }
         }
     }
@@ -356,8 +381,11 @@ public final class NfaEngine<T> {
      * Times out the partial matches of a key whose time just moved to {@code time}. The callers check
      * {@code time >= st.expiresAt} first: before that time no partial match expires, so nothing can time out
      * or be released, and the common step stays one comparison without a call.
+     *
+     * @return the failure of a held match the skip strategy could not handle (see {@link #releaseHeld}), to be
+     *     thrown once the timeouts are out too; null if none
      */
-    private void expire(KeyState st, long time, MatchSink<T> sink) {
+    private RuntimeException expire(KeyState st, long time, MatchSink<T> sink) {
         long window = program.window;
         matchCount = 0;
         timeoutCount = 0;
@@ -387,7 +415,7 @@ public final class NfaEngine<T> {
         livePartialMatches -= st.count - kept;
         st.count = kept;
         st.expiresAt = earliestExpiry(st);
-        releaseHeld(st, sink);
+        RuntimeException skipFailure = releaseHeld(st, sink);
         boolean wantsTimeouts = sink.wantsTimeouts();
         if (timeoutCount > 0) {
             prepareTimeoutBuckets();
@@ -405,6 +433,7 @@ public final class NfaEngine<T> {
             buffer.release(timeoutEntry[i]);
         }
         timeoutCount = 0;
+        return skipFailure;
     }
 
     /** @return the earliest time at which one of the key's partial matches expires, MAX_VALUE if none can */
@@ -510,7 +539,13 @@ public final class NfaEngine<T> {
 
     // ------------------------------------------------------------------ one event
 
-    private void step(KeyState st, T e, long time, MatchSink<T> sink) {
+    /**
+     * Matches one event (the key's time is already advanced to it).
+     *
+     * @return the failure of a held match the skip strategy could not handle (see {@link #releaseHeld}), for the
+     *     caller to throw; null if none
+     */
+    private RuntimeException step(KeyState st, T e, long time, MatchSink<T> sink) {
         event = e;
         eventTime = time;
         eventSeq = ++seqCounter;
@@ -539,31 +574,34 @@ public final class NfaEngine<T> {
             rollback();
             throw conditionFailure(st, ex);
         }
-        if (newCount > maxPartialMatches) {
+        // held matches count toward the bound: they keep their events buffered as partial matches do
+        if (newCount + st.heldCount > maxPartialMatches) {
             if (failOnOverflow) {
                 rollback();
                 throw new PartialMatchLimitException("key " + st.key + " would hold " + newCount
-                        + " partial matches at event time " + time + ", more than the bound of " + maxPartialMatches
-                        + " (NfaOptions.maxPartialMatchesPerKey); the event was not applied");
+                        + " partial matches and " + st.heldCount + " held matches at event time " + time
+                        + ", more than the bound of " + maxPartialMatches + " (NfaOptions.maxPartialMatchesPerKey);"
+                        + " the event was not applied");
             }
-            rejected += newCount - maxPartialMatches;
-            int all = newCount;
-            newCount = maxPartialMatches;
+            int dropped = rejectNew(maxPartialMatches - st.heldCount);
             inheritingNew = -1; // some of the dropped ones may have inherited: let commit look at each
             commit(st);
-            for (int k = maxPartialMatches; k < all; k++) {
-                if (nextInherits[k]) {
-                    // the dropped successor held its origin's reference: let it go now
-                    buffer.release(KeyState.entryOf(next[k * KeyState.STRIDE + KeyState.STATE_ENTRY]));
-                }
+            for (int i = 0; i < dropped; i++) {
+                // the dropped successor held its origin's reference: let it go now that the kept ones hold theirs
+                buffer.release(droppedRefs[i]);
             }
         } else {
             commit(st);
         }
+        int completed = matchCount;
         event = null;
         if (skipping) {
             if (matchCount > 0 || st.heldCount > 0) {
-                releaseHeld(st, sink);
+                RuntimeException failure = releaseHeld(st, sink);
+                if (st.count + st.heldCount > maxPartialMatches && !failOnOverflow) {
+                    rejectNewlyHeld(st, completed);
+                }
+                return failure;
             }
         } else if (matchCount > 0) {
             for (int i = 0; i < matchCount; i++) {
@@ -573,10 +611,80 @@ public final class NfaEngine<T> {
             }
             matchCount = 0;
         }
+        return null;
+    }
+
+    /**
+     * Trims this step's successors to {@code room} under {@link io.cepheus.nfa.OverflowPolicy#REJECT_NEW}: keeps
+     * the continuation of every old partial match (its first successor), then as many of the others (branches
+     * and the partial match the event starts) as fit, in order, which is start order; the order of the kept
+     * ones is unchanged. Continuations alone exceed the room only if the bound was already passed before the
+     * event (a snapshot restored under a smaller bound); then the earliest ones are kept.
+     *
+     * @param room how many partial matches may remain (the bound less the held matches), may be negative
+     * @return how many of the dropped successors inherited their origin's buffer reference; their entries are
+     *     in {@link #droppedRefs}, to be released after the commit
+     */
+    private int rejectNew(int room) {
+        int continuing = 0;
+        for (int k = 0; k < newCount; k++) {
+            if (nextContinues[k]) {
+                continuing++;
+            }
+        }
+        int continuingRoom = room;
+        int newRoom = room - continuing;
+        int kept = 0;
+        int dropped = 0;
+        for (int k = 0; k < newCount; k++) {
+            boolean keep = nextContinues[k] ? continuingRoom-- > 0 : newRoom-- > 0;
+            if (keep) {
+                if (kept != k) {
+                    System.arraycopy(next, k * KeyState.STRIDE, next, kept * KeyState.STRIDE, KeyState.STRIDE);
+                    nextInherits[kept] = nextInherits[k];
+                }
+                kept++;
+            } else {
+                rejected++;
+                if (nextInherits[k]) {
+                    if (dropped == droppedRefs.length) {
+                        droppedRefs = Arrays.copyOf(droppedRefs, dropped * 2);
+                    }
+                    droppedRefs[dropped++] = KeyState.entryOf(next[k * KeyState.STRIDE + KeyState.STATE_ENTRY]);
+                }
+            }
+        }
+        newCount = kept;
+        return dropped;
+    }
+
+    /**
+     * After the release of held matches under {@link io.cepheus.nfa.OverflowPolicy#REJECT_NEW}: the key holds
+     * more partial and held matches than the bound only because of matches this event completed that the skip
+     * strategy holds back. Those are new: drop them, latest start first, until the key is within the bound.
+     *
+     * @param completed how many matches this step completed; their entries are still in {@link #matchEntry}
+     */
+    private void rejectNewlyHeld(KeyState st, int completed) {
+        for (int i = st.heldCount - 1; i >= 0 && st.count + st.heldCount > maxPartialMatches; i--) {
+            int entry = st.heldEntry[i];
+            boolean completedNow = false;
+            for (int j = 0; j < completed && !completedNow; j++) {
+                completedNow = matchEntry[j] == entry;
+            }
+            if (completedNow) {
+                st.removeHeld(i);
+                buffer.release(entry);
+                rejected++;
+            }
+        }
     }
 
     /** Computes the successors of one partial match (or of the start state) into the scratch arrays. */
     private void branch(int state, int entry, long startTime, long prevTime, long startSeq) {
+        // the first successor of an old partial match continues it; what else it branches into, and what the
+        // start state starts, is new (see rejectNew)
+        continuationSlot = branchOrigin >= 0 ? newCount : -1;
         partialStamp = ++stampCounter;
         contextEntry = entry;
         boolean isStart = state == program.startState;
@@ -822,8 +930,10 @@ public final class NfaEngine<T> {
         if (at == next.length) {
             next = Arrays.copyOf(next, at * 2);
             nextInherits = Arrays.copyOf(nextInherits, newCount * 2);
+            nextContinues = Arrays.copyOf(nextContinues, newCount * 2);
         }
         nextInherits[newCount] = false;
+        nextContinues[newCount] = newCount == continuationSlot;
         next[at + KeyState.STATE_ENTRY] = KeyState.pack(target, entry);
         next[at + KeyState.START_TIME] = startTime;
         next[at + KeyState.PREV_TIME] = prevTime;
@@ -838,8 +948,10 @@ public final class NfaEngine<T> {
         if (at == next.length) {
             next = Arrays.copyOf(next, at * 2);
             nextInherits = Arrays.copyOf(nextInherits, newCount * 2);
+            nextContinues = Arrays.copyOf(nextContinues, newCount * 2);
         }
         nextInherits[newCount] = true;
+        nextContinues[newCount] = newCount == continuationSlot;
         inheritingNew++;
         next[at + KeyState.STATE_ENTRY] = KeyState.pack(state, entry);
         next[at + KeyState.START_TIME] = startTime;
@@ -939,16 +1051,33 @@ public final class NfaEngine<T> {
     /**
      * Moves this step's matches into the held list, then releases held matches that start no later than every
      * live partial match, pruning as the skip strategy says (Flink's processMatchesAccordingToSkipStrategy).
+     *
+     * <p>With {@code throwExceptionOnMiss}, a match whose skip target is missing, or is the match's own first
+     * event (skipping there would prune nothing: Flink's "Could not skip to first element of a match"), is an
+     * error. Flink fails the job there; here the offending match is dropped (not emitted, its buffer reference
+     * released, nothing pruned for it) and the other held matches are released as usual, so the key stays
+     * consistent and leaks nothing. The error is returned instead of thrown, so that callers finish the step
+     * or advance first; several in one call are reported as one, the others suppressed.
+     *
+     * @return the error, or null
      */
-    private void releaseHeld(KeyState st, MatchSink<T> sink) {
+    private RuntimeException releaseHeld(KeyState st, MatchSink<T> sink) {
         for (int i = 0; i < matchCount; i++) {
             st.hold(matchEntry[i], matchStartSeq[i]);
         }
         matchCount = 0;
+        RuntimeException failure = null;
         while (st.heldCount > 0 && (st.count == 0 || st.heldStartSeq[0] <= earliestStart(st))) {
             int entry = st.heldEntry[0];
+            long startSeq = st.heldStartSeq[0];
+            // removed first, so that the match does not prune itself
             st.removeHeld(0);
-            long pruneAt = pruningSeq(entry);
+            long pruneAt = pruningSeq(entry, startSeq);
+            if (pruneAt == SKIP_TARGET_MISSING || pruneAt == SKIP_TARGET_IS_FIRST) {
+                failure = merge(failure, skipFailure(st, entry, pruneAt == SKIP_TARGET_MISSING));
+                buffer.release(entry);
+                continue;
+            }
             if (pruneAt != Long.MIN_VALUE) {
                 prune(st, pruneAt);
             }
@@ -957,6 +1086,29 @@ public final class NfaEngine<T> {
             buffer.release(entry);
             sink.onMatch(m);
         }
+        return failure;
+    }
+
+    private static RuntimeException merge(RuntimeException first, RuntimeException next) {
+        if (first == null) {
+            return next;
+        }
+        if (next != null) {
+            first.addSuppressed(next);
+        }
+        return first;
+    }
+
+    private RuntimeException skipFailure(KeyState st, int entry, boolean missing) {
+        AfterMatchSkipStrategy skip = program.skipStrategy;
+        String strategy = skip.kind() + "('" + skip.stage() + "') with throwExceptionOnMiss";
+        String why = missing
+                ? "Could not skip to stage '" + skip.stage() + "': the match has no such element"
+                : "Could not skip to first element of a match: the " + (skip.kind()
+                        == AfterMatchSkipStrategy.Kind.SKIP_TO_FIRST ? "first" : "last") + " event of stage '"
+                        + skip.stage() + "' is the match's first event, so skipping to it would prune nothing";
+        return new IllegalStateException(why + " (after-match skip strategy " + strategy + ", key " + st.key
+                + ", match " + materialize(entry) + "); the match was dropped, not emitted");
     }
 
     private static long earliestStart(KeyState st) {
@@ -967,8 +1119,19 @@ public final class NfaEngine<T> {
         return min;
     }
 
-    /** @return the event sequence number partial matches are pruned against, or MIN_VALUE for none */
-    private long pruningSeq(int entry) {
+    /** {@link #pruningSeq}: the named stage is missing from the match and the strategy throws then. */
+    private static final long SKIP_TARGET_MISSING = Long.MIN_VALUE + 1;
+    /** {@link #pruningSeq}: the target is the match's first event and the strategy throws then. */
+    private static final long SKIP_TARGET_IS_FIRST = Long.MIN_VALUE + 2;
+
+    /**
+     * @param entry    the match's last buffer entry
+     * @param startSeq the sequence number of the match's first event
+     * @return the event sequence number partial matches are pruned against, MIN_VALUE for none, or (only with
+     *     {@code throwExceptionOnMiss}) {@link #SKIP_TARGET_MISSING} or {@link #SKIP_TARGET_IS_FIRST}; event
+     *     sequence numbers are positive, so these cannot be mistaken for one
+     */
+    private long pruningSeq(int entry, long startSeq) {
         AfterMatchSkipStrategy skip = program.skipStrategy;
         switch (skip.kind()) {
             case SKIP_PAST_LAST_EVENT:
@@ -991,9 +1154,13 @@ public final class NfaEngine<T> {
                         }
                     }
                 }
-                if (found == Long.MIN_VALUE && skip.throwOnAbsent()) {
-                    throw new IllegalStateException("Could not skip to stage '" + skip.stage()
-                            + "': the match has no such element: " + materialize(entry));
+                if (skip.throwOnAbsent()) {
+                    if (found == Long.MIN_VALUE) {
+                        return SKIP_TARGET_MISSING;
+                    }
+                    if (found == startSeq) {
+                        return SKIP_TARGET_IS_FIRST;
+                    }
                 }
                 return found;
             }
@@ -1113,7 +1280,7 @@ public final class NfaEngine<T> {
         return livePartialMatches;
     }
 
-    /** @return partial matches dropped at the bound */
+    /** @return partial matches (and newly held matches) dropped at the bound */
     public long rejectedPartialMatches() {
         return rejected;
     }

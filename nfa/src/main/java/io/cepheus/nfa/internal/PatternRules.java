@@ -4,6 +4,7 @@ import io.cepheus.pattern.AfterMatchSkipStrategy;
 import io.cepheus.pattern.Contiguity;
 import io.cepheus.pattern.MalformedPatternException;
 import io.cepheus.pattern.Pattern;
+import io.cepheus.pattern.Quantifier;
 import io.cepheus.pattern.WithinType;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -78,11 +79,62 @@ final class PatternRules {
                     + " when the window closes without the forbidden event");
         }
         checkGroups(last);
+        checkGaps(last, window, true);
         AfterMatchSkipStrategy skip = last.skipStrategy();
         if (skip.stage() != null && !stageNames.contains(skip.stage())) {
             throw new MalformedPatternException("stage '" + skip.stage() + "': The pattern name specified in"
                     + " AfterMatchSkipStrategy " + skip.kind() + " can not be found in the given Pattern "
                     + stageNames);
+        }
+        if (skip.stage() != null && !topLevelNames(last).contains(skip.stage())) {
+            // Flink looks the target up among the stages outside groups only, and refuses the others
+            throw new MalformedPatternException("stage '" + skip.stage() + "': The pattern name specified in"
+                    + " AfterMatchSkipStrategy " + skip.kind() + " can not be found in the given Pattern: the stage"
+                    + " is inside a group, and only stages outside groups can be skip targets "
+                    + topLevelNames(last));
+        }
+    }
+
+    private static <T> List<String> topLevelNames(Pattern<T> last) {
+        List<String> names = new ArrayList<>();
+        for (Pattern<T> stage : last.stages()) {
+            if (!stage.isGroup()) {
+                names.add(stage.name());
+            }
+        }
+        return names;
+    }
+
+    /**
+     * A PREVIOUS_AND_CURRENT window may not be larger than the pattern's FIRST_AND_LAST window (Flink: "The
+     * window length between the previous and current event cannot be larger than the window length between
+     * the first and last event for a Pattern."). Checked, as Flink does, on the stages that take a single event
+     * (optional or not, inside groups too), on notNext stages and on a trailing notFollowedBy; Flink does not
+     * check the window set on a times/oneOrMore stage, on a group or on a notFollowedBy in the middle, so
+     * neither does this (harmless: a gap wider than the whole-pattern window can never be the one that closes
+     * first). {@code window} is the whole-pattern window as this compiler applies it ({@link #window}).
+     */
+    private static <T> void checkGaps(Pattern<T> last, long window, boolean topLevel) {
+        if (window == 0) {
+            return;
+        }
+        for (Pattern<T> stage : last.stages()) {
+            if (stage.isGroup()) {
+                checkGaps(stage.group(), window, false);
+                continue;
+            }
+            boolean middleNotFollowedBy = stage.contiguity() == Contiguity.NOT_FOLLOWED_BY
+                    && !(topLevel && stage == last);
+            if (middleNotFollowedBy || stage.quantifier().kind() != Quantifier.Kind.SINGLE) {
+                continue;
+            }
+            long gap = StateGraphBuilder.gapOf(stage);
+            if (gap > window) {
+                throw new MalformedPatternException("stage '" + stage.name() + "': its PREVIOUS_AND_CURRENT window"
+                        + " (" + gap + " ms) is larger than the pattern's FIRST_AND_LAST window (" + window
+                        + " ms): The window length between the previous and current event cannot be larger than"
+                        + " the window length between the first and last event for a Pattern");
+            }
         }
     }
 
