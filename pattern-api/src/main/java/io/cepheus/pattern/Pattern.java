@@ -475,7 +475,8 @@ public final class Pattern<T> {
     /**
      * A window of the given type. {@link WithinType#PREVIOUS_AND_CURRENT} bounds the gap between the
      * previous event of the match and the event this stage takes; a partial match waiting longer times out
-     * at {@code previous + window}.
+     * at {@code previous + window}. As in Flink, it applies to a stage without a quantifier (single, optional
+     * or NOT) only: a {@code times}, {@code oneOrMore} or {@code timesOrMore} stage ignores it.
      *
      * @param window positive
      * @param type   what the window measures
