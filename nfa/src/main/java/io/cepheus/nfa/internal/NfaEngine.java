@@ -115,6 +115,8 @@ public final class NfaEngine<T> {
     private long[] timeoutTime = new long[8];
     private int[] timeoutBucketHead = new int[8];
     private int[] timeoutBucketNext = new int[8];
+    /** Whether timeout k repeats an earlier one of the same advance (reported once, at the earliest time). */
+    private boolean[] timeoutRepeats = new boolean[8];
     /** Scratch for rebuilding a key's queue of partial matches ({@link StartQueue}), STRIDE longs each. */
     private long[] queue = new long[16 * KeyState.STRIDE];
 
@@ -413,11 +415,19 @@ public final class NfaEngine<T> {
             prepareTimeoutBuckets();
         }
         for (int i = 0; i < timeoutCount; i++) {
-            int entry = timeoutEntry[i];
-            if (!sameAsEarlierTimeout(i)) {
+            int earlier = earlierSameTimeout(i);
+            timeoutRepeats[i] = earlier >= 0;
+            if (earlier >= 0) {
+                // reported once, at the earliest time any internal state holding it timed out (Flink reports
+                // each of them): not whichever state happens to come first
+                timeoutTime[earlier] = Math.min(timeoutTime[earlier], timeoutTime[i]);
+            }
+        }
+        for (int i = 0; i < timeoutCount; i++) {
+            if (!timeoutRepeats[i]) {
                 timeoutsEmitted++;
                 if (wantsTimeouts) {
-                    sink.onTimeout(materialize(entry), timeoutTime[i]);
+                    sink.onTimeout(materialize(timeoutEntry[i]), timeoutTime[i]);
                 }
             }
         }
@@ -485,22 +495,22 @@ public final class NfaEngine<T> {
     }
 
     /**
-     * Whether timeout {@code i} repeats an earlier one of this advance: the same entry, or an entry with the
-     * same event, stage and (recursively equal) predecessor. Timeouts are bucketed by their last event so
-     * only candidates in the same bucket are compared: linear for the usual case of distinct timeouts.
+     * The earlier timeout of this advance that timeout {@code i} repeats (the same entry, or an entry with the
+     * same event, stage and recursively equal predecessor), -1 if none. Timeouts are bucketed by their last
+     * event so only candidates in the same bucket are compared: linear for the usual case of distinct timeouts.
      */
-    private boolean sameAsEarlierTimeout(int i) {
+    private int earlierSameTimeout(int i) {
         int entry = timeoutEntry[i];
         int slot = buffer.eventSlot(entry);
         int bucket = slot & (timeoutBucketHead.length - 1);
         for (int j = timeoutBucketHead[bucket]; j >= 0; j = timeoutBucketNext[j]) {
             if (sameChain(entry, timeoutEntry[j])) {
-                return true;
+                return j;
             }
         }
         timeoutBucketNext[i] = timeoutBucketHead[bucket];
         timeoutBucketHead[bucket] = i;
-        return false;
+        return -1;
     }
 
     private void prepareTimeoutBuckets() {
@@ -511,6 +521,9 @@ public final class NfaEngine<T> {
         Arrays.fill(timeoutBucketHead, -1);
         if (timeoutBucketNext.length < timeoutCount) {
             timeoutBucketNext = new int[timeoutEntry.length];
+        }
+        if (timeoutRepeats.length < timeoutCount) {
+            timeoutRepeats = new boolean[timeoutEntry.length];
         }
     }
 
