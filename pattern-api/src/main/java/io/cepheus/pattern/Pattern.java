@@ -528,9 +528,10 @@ public final class Pattern<T> {
      * previous event of the match and the event this stage takes; a partial match waiting longer times out
      * at {@code previous + window}. For {@code a followedBy b.within(5 ms, PREVIOUS_AND_CURRENT) followedBy c}:
      * over {@code a1@1 b1@3 c1@7} the match is {@code a1 b1 c1} (the window bounds only the step to
-     * {@code b}); over {@code a1@1 b1@6}, {@code a1} times out at 6. On a stage that takes a single event it may
-     * not be larger than the pattern's {@link WithinType#FIRST_AND_LAST} window (checked when compiled, as
-     * Flink does).
+     * {@code b}); over {@code a1@1 b1@6}, {@code a1} times out at 6. As in Flink, it applies to a stage without
+     * a quantifier (single, optional or NOT) only: a {@code times}, {@code oneOrMore} or {@code timesOrMore}
+     * stage ignores it. On a stage that takes a single event it may not be larger than the pattern's
+     * {@link WithinType#FIRST_AND_LAST} window (checked when compiled, as Flink does).
      *
      * @param window positive
      * @param type   what the window measures

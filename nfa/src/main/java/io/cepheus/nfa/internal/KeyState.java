@@ -11,9 +11,11 @@ import java.util.Arrays;
  * at a time (91% of the steps of benchmark workload W1, 62% on W2, 74% on W4), so the first partial match
  * lives in fields of this object and only the others in the {@link #more} array, {@link #STRIDE} longs each:
  * a key with at most one partial match is one object, and a key that never had two costs no array at all.
- * Partial matches are ordered by start event, ties in creation order, as Flink's priority queue of
- * computation states orders them; the engine reads and writes them through {@link #stateEntry(int)} and its
- * siblings, {@link #set}, {@link #move} and {@link #replaceAll}.
+ * Partial matches are kept in the array order of Flink's priority queue of computation states, a binary heap
+ * by start event ({@link StartQueue}), which is also the order a step visits them in: that order decides
+ * which of several matches with the same start a skip strategy releases first. The engine reads and writes
+ * them through {@link #stateEntry(int)} and its siblings, {@link #set}, {@link #replaceAll} and {@link #copyTo}.
+ * Held matches are likewise in the array order of Flink's queue of completed matches.
  *
  * <p>Owned by the thread of the {@link NfaEngine} that created it.
  */
@@ -126,13 +128,6 @@ final class KeyState implements NfaState {
         }
     }
 
-    /** Copies partial match {@code from} over an earlier one {@code to} (compaction): {@code to < from}, so
-     *  {@code from} is in the array. */
-    void move(int from, int to) {
-        int at = (from - 1) * STRIDE;
-        set(to, more[at + STATE_ENTRY], more[at + START_TIME], more[at + PREV_TIME], more[at + START_SEQ]);
-    }
-
     /** Replaces the partial matches by the first {@code n} of {@code src} ({@link #STRIDE} longs each). */
     void replaceAll(long[] src, int n) {
         if (n > 0) {
@@ -148,28 +143,40 @@ final class KeyState implements NfaState {
         count = n;
     }
 
-    /** Inserts a held match after every held match that started no later (stable order by start). */
+    /**
+     * Adds a match to the queue of held ones, as Flink adds one to its queue of completed matches (restoring
+     * a snapshot adds them in the order written, which rebuilds the same queue).
+     */
     void hold(int matchEntry, long seq) {
         if (heldCount == heldEntry.length) {
             int c = Math.max(4, heldCount * 2);
             heldEntry = Arrays.copyOf(heldEntry, c);
             heldStartSeq = Arrays.copyOf(heldStartSeq, c);
         }
-        int at = heldCount;
-        while (at > 0 && heldStartSeq[at - 1] > seq) {
-            at--;
-        }
-        System.arraycopy(heldEntry, at, heldEntry, at + 1, heldCount - at);
-        System.arraycopy(heldStartSeq, at, heldStartSeq, at + 1, heldCount - at);
-        heldEntry[at] = matchEntry;
-        heldStartSeq[at] = seq;
-        heldCount++;
+        heldEntry[heldCount] = matchEntry;
+        heldStartSeq[heldCount] = seq;
+        StartQueue.siftUp(heldEntry, heldStartSeq, heldCount++);
     }
 
-    void removeHeld(int at) {
-        System.arraycopy(heldEntry, at + 1, heldEntry, at, heldCount - at - 1);
-        System.arraycopy(heldStartSeq, at + 1, heldStartSeq, at, heldCount - at - 1);
+    /** Removes the head of the held queue: the earliest start; among equal starts, the one the queue has first. */
+    void pollHeld() {
+        StartQueue.poll(heldEntry, heldStartSeq, heldCount--);
+    }
+
+    /** Drops the last held match (emptying the queue from its end keeps the rest a queue). */
+    void dropLastHeld() {
         heldCount--;
+    }
+
+    /** Copies the partial matches, in order, into {@code dst} ({@link #STRIDE} longs each; room for all). */
+    void copyTo(long[] dst) {
+        for (int i = 0; i < count; i++) {
+            int at = i * STRIDE;
+            dst[at + STATE_ENTRY] = stateEntry(i);
+            dst[at + START_TIME] = startTime(i);
+            dst[at + PREV_TIME] = prevTime(i);
+            dst[at + START_SEQ] = startSeq(i);
+        }
     }
 
     /**

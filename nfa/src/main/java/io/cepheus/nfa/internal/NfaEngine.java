@@ -22,16 +22,20 @@ import java.util.function.LongSupplier;
  *   <li>Advancing time first times out partial matches whose window closed (first event + window, or
  *       previous event + a stage's gap); a timed-out PENDING state (trailing {@code notFollowedBy}) is a
  *       match instead.</li>
- *   <li>For each partial match, in start order, and last for the start state: follow PROCEED edges whose
+ *   <li>For each partial match, in queue order, and last for the start state: follow PROCEED edges whose
  *       condition holds (depth first), collect the TAKE and IGNORE edges whose condition holds, and turn each
  *       into a new partial match; a TAKE also stores the event in the {@link SharedBuffer}. If any branch
  *       reaches a STOP state (a NOT stage saw its event) all new partial matches of that one are
  *       discarded; branches that reach the final state are matches.</li>
- *   <li>Without a skip strategy matches are emitted at once. With one, they are held while a partial match
- *       that started earlier is alive, then released in start order, each pruning what the strategy
- *       discards.</li>
+ *   <li>Without a skip strategy matches (those a trailing {@code notFollowedBy} releases too) are emitted at
+ *       once, by start. With one, they are held while a partial match that started earlier is alive, then
+ *       released in start order, each pruning what the strategy discards.</li>
  * </ol>
- * A step is computed into scratch arrays and committed only when it completes, so an exception from a
+ * Partial and held matches are kept in the array order of the priority queues Flink keeps them in
+ * ({@link StartQueue}): among equal starts that order, not completion order, decides what a skip strategy
+ * releases first.
+ *
+ * <p>A step is computed into scratch arrays and committed only when it completes, so an exception from a
  * condition leaves the key's state as it was. Simple conditions are evaluated once per event whatever the
  * number of partial matches; iterative ones once per partial match.
  *
@@ -117,6 +121,10 @@ public final class NfaEngine<T> {
     private long[] timeoutTime = new long[8];
     private int[] timeoutBucketHead = new int[8];
     private int[] timeoutBucketNext = new int[8];
+    /** Whether timeout k repeats an earlier one of the same advance (reported once, at the earliest time). */
+    private boolean[] timeoutRepeats = new boolean[8];
+    /** Scratch for rebuilding a key's queue of partial matches ({@link StartQueue}), STRIDE longs each. */
+    private long[] queue = new long[16 * KeyState.STRIDE];
 
     // the event being matched
     private T event;
@@ -389,8 +397,12 @@ public final class NfaEngine<T> {
         long window = program.window;
         matchCount = 0;
         timeoutCount = 0;
+        // Flink rebuilds its queue from the survivors, added in queue order
+        int live = st.count;
+        long[] q = queueCapacity(live);
         int kept = 0;
-        for (int i = 0; i < st.count; i++) {
+        for (int i = 0; i < live; i++) {
+            int at = kept * KeyState.STRIDE;
             long stateEntry = st.stateEntry(i);
             int s = KeyState.stateOf(stateEntry);
             long gap = program.stateGap[s];
@@ -407,13 +419,17 @@ public final class NfaEngine<T> {
                 }
                 continue;
             }
-            if (kept != i) {
-                st.move(i, kept);
-            }
-            kept++;
+            q[at + KeyState.STATE_ENTRY] = stateEntry;
+            q[at + KeyState.START_TIME] = startTime;
+            q[at + KeyState.PREV_TIME] = prevTime;
+            q[at + KeyState.START_SEQ] = st.startSeq(i);
+            StartQueue.siftUp(q, kept++);
         }
-        livePartialMatches -= st.count - kept;
-        st.count = kept;
+        if (kept != live) {
+            // (with nothing gone the additions rebuild the same queue)
+            livePartialMatches -= live - kept;
+            st.replaceAll(q, kept);
+        }
         st.expiresAt = earliestExpiry(st);
         RuntimeException skipFailure = releaseHeld(st, sink);
         boolean wantsTimeouts = sink.wantsTimeouts();
@@ -421,11 +437,19 @@ public final class NfaEngine<T> {
             prepareTimeoutBuckets();
         }
         for (int i = 0; i < timeoutCount; i++) {
-            int entry = timeoutEntry[i];
-            if (!sameAsEarlierTimeout(i)) {
+            int earlier = earlierSameTimeout(i);
+            timeoutRepeats[i] = earlier >= 0;
+            if (earlier >= 0) {
+                // reported once, at the earliest time any internal state holding it timed out (Flink reports
+                // each of them): not whichever state happens to come first
+                timeoutTime[earlier] = Math.min(timeoutTime[earlier], timeoutTime[i]);
+            }
+        }
+        for (int i = 0; i < timeoutCount; i++) {
+            if (!timeoutRepeats[i]) {
                 timeoutsEmitted++;
                 if (wantsTimeouts) {
-                    sink.onTimeout(materialize(entry), timeoutTime[i]);
+                    sink.onTimeout(materialize(timeoutEntry[i]), timeoutTime[i]);
                 }
             }
         }
@@ -494,22 +518,22 @@ public final class NfaEngine<T> {
     }
 
     /**
-     * Whether timeout {@code i} repeats an earlier one of this advance: the same entry, or an entry with the
-     * same event, stage and (recursively equal) predecessor. Timeouts are bucketed by their last event so
-     * only candidates in the same bucket are compared: linear for the usual case of distinct timeouts.
+     * The earlier timeout of this advance that timeout {@code i} repeats (the same entry, or an entry with the
+     * same event, stage and recursively equal predecessor), -1 if none. Timeouts are bucketed by their last
+     * event so only candidates in the same bucket are compared: linear for the usual case of distinct timeouts.
      */
-    private boolean sameAsEarlierTimeout(int i) {
+    private int earlierSameTimeout(int i) {
         int entry = timeoutEntry[i];
         int slot = buffer.eventSlot(entry);
         int bucket = slot & (timeoutBucketHead.length - 1);
         for (int j = timeoutBucketHead[bucket]; j >= 0; j = timeoutBucketNext[j]) {
             if (sameChain(entry, timeoutEntry[j])) {
-                return true;
+                return j;
             }
         }
         timeoutBucketNext[i] = timeoutBucketHead[bucket];
         timeoutBucketHead[bucket] = i;
-        return false;
+        return -1;
     }
 
     private void prepareTimeoutBuckets() {
@@ -520,6 +544,9 @@ public final class NfaEngine<T> {
         Arrays.fill(timeoutBucketHead, -1);
         if (timeoutBucketNext.length < timeoutCount) {
             timeoutBucketNext = new int[timeoutEntry.length];
+        }
+        if (timeoutRepeats.length < timeoutCount) {
+            timeoutRepeats = new boolean[timeoutEntry.length];
         }
     }
 
@@ -562,6 +589,9 @@ public final class NfaEngine<T> {
             if (oldInherited.length < st.count) {
                 oldInherited = new boolean[Math.max(st.count, oldInherited.length * 2)];
             }
+            // in queue order, then the start state: the order Flink visits its queue of partial matches in (its
+            // start state sorts after every partial match and is always added last, so it stays last), which is
+            // the order new partial matches and matches are added to its queues
             for (int i = 0; i < st.count; i++) {
                 long stateEntry = st.stateEntry(i);
                 branchOrigin = i;
@@ -604,10 +634,15 @@ public final class NfaEngine<T> {
                 return failure;
             }
         } else if (matchCount > 0) {
-            for (int i = 0; i < matchCount; i++) {
+            // Flink passes them through its (here empty) queue of completed matches: out by start event, equal
+            // starts in the queue's order
+            StartQueue.insertAll(matchEntry, matchStartSeq, matchCount);
+            for (int n = matchCount; n > 0; n--) {
+                int entry = matchEntry[0];
+                StartQueue.poll(matchEntry, matchStartSeq, n);
                 matchesEmitted++;
-                sink.onMatch(materialize(matchEntry[i]));
-                buffer.release(matchEntry[i]);
+                sink.onMatch(materialize(entry));
+                buffer.release(entry);
             }
             matchCount = 0;
         }
@@ -666,18 +701,36 @@ public final class NfaEngine<T> {
      * @param completed how many matches this step completed; their entries are still in {@link #matchEntry}
      */
     private void rejectNewlyHeld(KeyState st, int completed) {
-        for (int i = st.heldCount - 1; i >= 0 && st.count + st.heldCount > maxPartialMatches; i--) {
+        int excess = st.count + st.heldCount - maxPartialMatches;
+        boolean[] drop = new boolean[st.heldCount]; // the overflow path only: rare enough to allocate
+        int dropping = 0;
+        for (int i = st.heldCount - 1; i >= 0 && dropping < excess; i--) {
             int entry = st.heldEntry[i];
             boolean completedNow = false;
             for (int j = 0; j < completed && !completedNow; j++) {
                 completedNow = matchEntry[j] == entry;
             }
             if (completedNow) {
-                st.removeHeld(i);
+                drop[i] = true;
+                dropping++;
                 buffer.release(entry);
                 rejected++;
             }
         }
+        if (dropping == 0) {
+            return;
+        }
+        // as the queue's removeAll: survivors close up in array order, then the queue is rebuilt
+        int kept = 0;
+        for (int i = 0; i < st.heldCount; i++) {
+            if (!drop[i]) {
+                st.heldEntry[kept] = st.heldEntry[i];
+                st.heldStartSeq[kept] = st.heldStartSeq[i];
+                kept++;
+            }
+        }
+        st.heldCount = kept;
+        StartQueue.heapify(st.heldEntry, st.heldStartSeq, kept);
     }
 
     /** Computes the successors of one partial match (or of the start state) into the scratch arrays. */
@@ -1014,8 +1067,20 @@ public final class NfaEngine<T> {
             buffer.freeEventIfUnused(eventSlot);
         }
         livePartialMatches += newCount - st.count;
+        // Flink adds them one by one to a new queue: in place, as nothing reads their creation order any more
+        // (a run that only ignored the event keeps its place: each addition usually stays where it is appended)
+        for (int k = 1; k < newCount; k++) {
+            StartQueue.siftUp(next, k);
+        }
         st.replaceAll(next, newCount);
         st.expiresAt = earliestExpiry(next, newCount);
+    }
+
+    private long[] queueCapacity(int records) {
+        if (queue.length < records * KeyState.STRIDE) {
+            queue = new long[Math.max(records, queue.length / KeyState.STRIDE * 2) * KeyState.STRIDE];
+        }
+        return queue;
     }
 
     /** Undoes the entries a failed step created; the key's state was not touched yet. */
@@ -1049,8 +1114,10 @@ public final class NfaEngine<T> {
     // ------------------------------------------------------------------ skip strategies
 
     /**
-     * Moves this step's matches into the held list, then releases held matches that start no later than every
-     * live partial match, pruning as the skip strategy says (Flink's processMatchesAccordingToSkipStrategy).
+     * Moves this step's matches into the held queue, then releases held matches that start no later than every
+     * live partial match (all of them without a skip strategy), pruning as the skip strategy says (Flink's
+     * processMatchesAccordingToSkipStrategy). Among held matches with the same start the queue's order decides
+     * which goes first, so the matches enter it as Flink adds them: in the order of its queue of new matches.
      *
      * <p>With {@code throwExceptionOnMiss}, a match whose skip target is missing, or is the match's own first
      * event (skipping there would prune nothing: Flink's "Could not skip to first element of a match"), is an
@@ -1062,16 +1129,16 @@ public final class NfaEngine<T> {
      * @return the error, or null
      */
     private RuntimeException releaseHeld(KeyState st, MatchSink<T> sink) {
+        StartQueue.insertAll(matchEntry, matchStartSeq, matchCount);
         for (int i = 0; i < matchCount; i++) {
             st.hold(matchEntry[i], matchStartSeq[i]);
         }
         matchCount = 0;
         RuntimeException failure = null;
-        while (st.heldCount > 0 && (st.count == 0 || st.heldStartSeq[0] <= earliestStart(st))) {
+        while (st.heldCount > 0 && (!skipping || st.count == 0 || st.heldStartSeq[0] <= earliestStart(st))) {
             int entry = st.heldEntry[0];
             long startSeq = st.heldStartSeq[0];
-            // removed first, so that the match does not prune itself
-            st.removeHeld(0);
+            st.pollHeld(); // taken out first, so that the match does not prune itself
             long pruneAt = pruningSeq(entry, startSeq);
             if (pruneAt == SKIP_TARGET_MISSING || pruneAt == SKIP_TARGET_IS_FIRST) {
                 failure = merge(failure, skipFailure(st, entry, pruneAt == SKIP_TARGET_MISSING));
@@ -1172,30 +1239,46 @@ public final class NfaEngine<T> {
     private void prune(KeyState st, long pruneAt) {
         boolean inclusive = program.skipStrategy.kind() == AfterMatchSkipStrategy.Kind.SKIP_TO_NEXT
                 || program.skipStrategy.kind() == AfterMatchSkipStrategy.Kind.SKIP_PAST_LAST_EVENT;
+        // Flink removes the pruned ones from its queues: the others close up in queue order, and the queue is
+        // re-heaped if anything went
+        int records = st.count;
+        long[] q = queueCapacity(records);
+        st.copyTo(q);
         int kept = 0;
-        for (int i = 0; i < st.count; i++) {
-            long s = st.startSeq(i);
+        for (int r = 0; r < records; r++) {
+            int at = r * KeyState.STRIDE;
+            long s = q[at + KeyState.START_SEQ];
             if (inclusive ? s <= pruneAt : s < pruneAt) {
-                int entry = KeyState.entryOf(st.stateEntry(i));
+                int entry = KeyState.entryOf(q[at + KeyState.STATE_ENTRY]);
                 if (entry != NONE) {
                     buffer.release(entry);
                 }
                 continue;
             }
-            if (kept != i) {
-                st.move(i, kept);
+            if (kept != r) {
+                System.arraycopy(q, at, q, kept * KeyState.STRIDE, KeyState.STRIDE);
             }
             kept++;
         }
-        livePartialMatches -= st.count - kept;
-        st.count = kept;
-        st.expiresAt = earliestExpiry(st);
-        for (int i = st.heldCount - 1; i >= 0; i--) {
+        if (kept != records) {
+            StartQueue.heapify(q, kept);
+            livePartialMatches -= records - kept;
+            st.replaceAll(q, kept);
+            st.expiresAt = earliestExpiry(st);
+        }
+        int held = 0;
+        for (int i = 0; i < st.heldCount; i++) {
             long s = st.heldStartSeq[i];
             if (inclusive ? s <= pruneAt : s < pruneAt) {
                 buffer.release(st.heldEntry[i]);
-                st.removeHeld(i);
+                continue;
             }
+            st.heldEntry[held] = st.heldEntry[i];
+            st.heldStartSeq[held++] = s;
+        }
+        if (held != st.heldCount) {
+            st.heldCount = held;
+            StartQueue.heapify(st.heldEntry, st.heldStartSeq, held);
         }
     }
 

@@ -294,8 +294,9 @@ final class StateGraphBuilder<T> {
         if (nots.isEmpty() || !current.quantifier().optional()) {
             return sink;
         }
+        // the copy has no gap even when the original has one: Flink keys a gap by state, and a copy is a state
+        // of its own that was never given one
         Node copy = graph.newNode(sink.stage, sink.kind);
-        copy.gap = sink.gap;
         for (Edge e : sink.edges) {
             if (e.action == StateGraph.Action.PROCEED) {
                 Node target = e.target;
@@ -318,8 +319,7 @@ final class StateGraphBuilder<T> {
     }
 
     private Node copy(Node state) {
-        Node copy = graph.newNode(state.stage, state.kind);
-        copy.gap = state.gap;
+        Node copy = graph.newNode(state.stage, state.kind); // no gap, as in copyWithoutTransitiveNots
         for (Edge e : state.edges) {
             copy.edges.add(new Edge(e.action, e.target == state ? copy : e.target, e.cond));
         }
@@ -414,7 +414,9 @@ final class StateGraphBuilder<T> {
 
     private Node createState(Kind kind, boolean takesEvents) {
         Node n = graph.newNode(current.displayName(), kind);
-        if (takesEvents) {
+        if (takesEvents && current.quantifier().kind() == Quantifier.Kind.SINGLE) {
+            // Flink 2.3 keeps a PREVIOUS_AND_CURRENT gap only for a stage without a quantifier: a times / loop
+            // stage (or looping group) ignores it, every state of it runs without a gap
             n.gap = gapOf(current);
         }
         return n;

@@ -18,7 +18,8 @@ import java.util.Map;
  *
  * <p>Format (after the engine's header): time, expiry; events (count, then per event: time, seq, codec
  * bytes); entries (count, then per entry: event id, stage, previous entry id or -1, in creation order so that
- * a predecessor always comes first); partial matches; held matches.
+ * a predecessor always comes first); partial matches; held matches. Both lists are written in their queue
+ * order ({@link StartQueue}) and read back in it, so a restored key goes on exactly as the original would.
  */
 final class StateSnapshots {
 
@@ -106,7 +107,7 @@ final class StateSnapshots {
             st.count = 0;
             while (st.heldCount > 0) {
                 buffer.release(st.heldEntry[st.heldCount - 1]);
-                st.removeHeld(st.heldCount - 1);
+                st.dropLastHeld();
             }
             for (int i = created.entryCount - 1; i >= 0; i--) {
                 buffer.freeIfUnreferenced(created.entries[i]);

@@ -1,5 +1,6 @@
 package io.cepheus.nfa.internal;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.api.Test;
@@ -43,17 +44,13 @@ class KeyStateTest {
     }
 
     @Test
-    void moveCompactsAcrossTheFieldsAndTheArray() {
+    void copyToWritesEveryPartialMatchInOrderAcrossTheFieldsAndTheArray() {
         KeyState st = new KeyState(null, "k");
         long[] src = scratch(6, 3);
         st.replaceAll(src, 6);
-        // drop partial matches 0, 2 and 3 the way the engine compacts: survivors move down in order
-        st.move(1, 0);
-        st.move(4, 1);
-        st.move(5, 2);
-        assertHolds(src, 1, st, 0, "first survivor, now in the fields");
-        assertHolds(src, 4, st, 1, "second survivor");
-        assertHolds(src, 5, st, 2, "third survivor");
+        long[] out = new long[6 * KeyState.STRIDE];
+        st.copyTo(out);
+        assertArrayEquals(src, out);
     }
 
     @Test

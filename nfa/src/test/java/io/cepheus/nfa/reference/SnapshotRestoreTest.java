@@ -207,8 +207,7 @@ class SnapshotRestoreTest {
         variants.put("until", aThenBs(b -> b.oneOrMore().until(e -> e.type() == 'C'), false, ten, noSkip));
         variants.put("optional", aThenBs(b -> b.oneOrMore().optional(), false, ten, noSkip));
         variants.put("contiguity", aThenBs(Pattern::oneOrMore, true, ten, noSkip));
-        variants.put("gap", aThenBs(b -> b.oneOrMore().within(Duration.ofMillis(5),
-                io.cepheus.pattern.WithinType.PREVIOUS_AND_CURRENT), false, ten, noSkip));
+        // (a PREVIOUS_AND_CURRENT gap on the loop is no variant: as in Flink, a quantified stage ignores it)
         variants.put("skip", aThenBs(Pattern::oneOrMore, false, ten, AfterMatchSkipStrategy.skipPastLastEvent()));
         List<String> restoredSilently = new ArrayList<>();
         for (var variant : variants.entrySet()) {
