@@ -111,6 +111,35 @@ class NfaMatcherContractTest {
         assertEquals(0, m.bufferedEvents());
     }
 
+    /** An Error (not an exception) from a condition passes through unwrapped, and still rolls the step back. */
+    @Test
+    void aConditionThrowingAnErrorLeavesTheStateAsItWas() {
+        Pattern<TestEvent> p = Pattern.<TestEvent>begin("a").where(kind('a'))
+                .followedBy("b").where((e, ctx) -> {
+                    if (e.name().equals("bx") && ctx.eventsForPattern("a").get(0).name().equals("a2")) {
+                        throw new AssertionError("broken invariant");
+                    }
+                    return e.kind() == 'b';
+                }).within(Duration.ofMillis(100));
+        NfaMatcher<TestEvent> m = NfaCompiler.compile(p).newMatcher();
+        NfaState s = m.newState("k");
+        Run run = new Run();
+        m.process(s, new TestEvent("a1", 1), 1, run);
+        m.process(s, new TestEvent("a2", 2), 2, run);
+        int entries = m.bufferedEntries();
+        int events = m.bufferedEvents();
+        AssertionError e = assertThrows(AssertionError.class, () -> m.process(s, new TestEvent("bx", 3), 3, run));
+        assertEquals("broken invariant", e.getMessage());
+        assertEquals(entries, m.bufferedEntries(), "a1's run had moved on to bx: that entry is rolled back");
+        assertEquals(events, m.bufferedEvents());
+        assertEquals(2, s.partialMatchCount());
+        m.process(s, new TestEvent("b1", 4), 4, run);
+        assertEquals(List.of("a1 b1", "a2 b1"), run.matches);
+        m.advanceTime(s, Long.MAX_VALUE, run);
+        assertEquals(0, m.bufferedEntries());
+        assertEquals(0, m.bufferedEvents());
+    }
+
     @Test
     void releasedStatesAreReusedAndCannotBeUsedAfterRelease() {
         NfaMatcher<TestEvent> m = NfaCompiler.compile(AB).newMatcher();

@@ -603,6 +603,10 @@ public final class NfaEngine<T> {
         } catch (RuntimeException ex) {
             rollback();
             throw conditionFailure(st, ex);
+        } catch (Error error) {
+            // not ours to wrap (an AssertionError, an OutOfMemoryError), but the key's state must stay as it was
+            rollback();
+            throw error;
         }
         // held matches count toward the bound: they keep their events buffered as partial matches do
         if (newCount + st.heldCount > maxPartialMatches) {
