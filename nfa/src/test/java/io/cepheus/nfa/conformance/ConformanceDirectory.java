@@ -40,8 +40,15 @@ public record ConformanceDirectory(Path chosen, List<Path> tried) {
      */
     public static ConformanceDirectory locate(String explicitDir, String sharedDir, Path workingDir) {
         if (explicitDir != null && !explicitDir.isBlank()) {
-            Path p = workingDir.resolve(explicitDir.trim()).normalize();
-            return new ConformanceDirectory(p, List.of(p));
+            // tests run in the module's folder, but a user types the path from the project root: try both
+            Path fromHere = workingDir.resolve(explicitDir.trim()).normalize();
+            Path parent = workingDir.getParent();
+            if (Files.isDirectory(fromHere) || parent == null || Path.of(explicitDir.trim()).isAbsolute()) {
+                return new ConformanceDirectory(fromHere, List.of(fromHere));
+            }
+            Path fromRoot = parent.resolve(explicitDir.trim()).normalize();
+            return new ConformanceDirectory(Files.isDirectory(fromRoot) ? fromRoot : fromHere,
+                    List.of(fromHere, fromRoot));
         }
         List<Path> candidates = new ArrayList<>();
         if (sharedDir != null && !sharedDir.isBlank()) {

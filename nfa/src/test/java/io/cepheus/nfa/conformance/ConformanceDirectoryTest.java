@@ -23,6 +23,16 @@ class ConformanceDirectoryTest {
     }
 
     @Test
+    void aRelativeExplicitDirectoryIsAlsoLookedUpFromTheProjectRoot() throws IOException {
+        Path module = Files.createDirectories(root.resolve("main/nfa"));
+        Path fromRoot = Files.createDirectories(root.resolve("main/my-cases"));
+        ConformanceDirectory d = ConformanceDirectory.locate("my-cases", null, module);
+        assertEquals(fromRoot, d.chosen(), "typed from the project root, run from the module's folder");
+        Path fromModule = Files.createDirectories(root.resolve("main/nfa/my-cases"));
+        assertEquals(fromModule, ConformanceDirectory.locate("my-cases", null, module).chosen(), "the module wins");
+    }
+
+    @Test
     void sharedDirectoryThenRelativeFallbacks() throws IOException {
         Path module = Files.createDirectories(root.resolve("main/nfa"));
         Path twoUp = Files.createDirectories(root.resolve("shared/conformance"));
