@@ -250,6 +250,9 @@ public final class CepEngine<T> implements AutoCloseable {
         }
         for (CepShard<T> shard : shards) {
             shard.processingTimeClock(config.clock);
+            if (config.endOfBatch != null) {
+                shard.endOfBatchListener(config.endOfBatch);
+            }
             if (sendClock != null) {
                 shard.refreshes(sendClock);
             }
@@ -523,6 +526,7 @@ public final class CepEngine<T> implements AutoCloseable {
         private NfaOptions nfaOptions = NfaOptions.defaults();
         private ErrorHandler errorHandler = ErrorHandler.alwaysStop();
         private boolean errorHandlerSet;
+        private EndOfBatchListener endOfBatch;
         private boolean flushOnClose = true;
         private io.cepheus.nfa.EventCodec<T> eventCodec;
         private io.cepheus.nfa.EventCodec<Object> keyCodec;
@@ -609,6 +613,16 @@ public final class CepEngine<T> implements AutoCloseable {
         /** @param options bound on partial matches per key, overflow policy @return this builder */
         public Builder<T> nfaOptions(NfaOptions options) {
             this.nfaOptions = Objects.requireNonNull(options, "options");
+            return this;
+        }
+
+        /**
+         * @param listener told on each shard's thread when a batch is complete, so that handlers that buffer
+         *                 their output can flush once per batch ({@link EndOfBatchListener})
+         * @return this builder
+         */
+        public Builder<T> onEndOfBatch(EndOfBatchListener listener) {
+            this.endOfBatch = Objects.requireNonNull(listener, "listener");
             return this;
         }
 

@@ -237,8 +237,11 @@ public final class CepShard<T> implements Agent, Consumer<ShardRecord> {
         } finally {
             publish();
         }
-        failures.throwIfAny(); // the batch is complete: the error handler decides whether the shard goes on
         drained += fired;
+        if (drained > 0) {
+            endOfBatch(drained);
+        }
+        failures.throwIfAny(); // the batch is complete: the error handler decides whether the shard goes on
         if (drained == 0 && inbox.isClosedAndDrained()) {
             if (finalWatermark != Long.MIN_VALUE && !abandoned) {
                 advanceTo(finalWatermark);
@@ -248,6 +251,7 @@ public final class CepShard<T> implements Agent, Consumer<ShardRecord> {
                 }
             }
             publish();
+            endOfBatch(0);
             failures.throwIfAny(); // not finished yet: if the shard goes on, the next cycle finishes it
             finished = true;
             onFinished.run();
@@ -480,6 +484,24 @@ public final class CepShard<T> implements Agent, Consumer<ShardRecord> {
     }
 
     private volatile boolean abandoned;
+    private io.cepheus.runtime.EndOfBatchListener endOfBatchListener;
+
+    /** Sets who is told when a batch is complete (setup, before the shard runs). */
+    public void endOfBatchListener(io.cepheus.runtime.EndOfBatchListener listener) {
+        this.endOfBatchListener = java.util.Objects.requireNonNull(listener, "listener");
+    }
+
+    private void endOfBatch(int records) {
+        if (endOfBatchListener == null) {
+            return;
+        }
+        try {
+            endOfBatchListener.onEndOfBatch(index, records);
+        } catch (RuntimeException e) {
+            failures.report(new io.cepheus.runtime.UserCodeException("end-of-batch listener", "shard " + index, null,
+                    watermark, e));
+        }
+    }
 
     /**
      * The engine stopped because of a failure (another shard's, or this one's): once its inbox is drained the
