@@ -32,38 +32,7 @@ class SessionFastPathDynamicGapTest {
 
     /** The default trigger's behaviour under another identity: the engine then takes the general operator. */
     private static Trigger<Ev> forwarding() {
-        EventTimeTrigger<Ev> d = EventTimeTrigger.create();
-        return new Trigger<>() {
-            @Override
-            public TriggerResult onElement(Ev e, long timestamp, Window window, TriggerContext ctx) {
-                return d.onElement(e, timestamp, window, ctx);
-            }
-
-            @Override
-            public TriggerResult onEventTime(long time, Window window, TriggerContext ctx) {
-                return d.onEventTime(time, window, ctx);
-            }
-
-            @Override
-            public TriggerResult onProcessingTime(long time, Window window, TriggerContext ctx) {
-                return d.onProcessingTime(time, window, ctx);
-            }
-
-            @Override
-            public boolean canMerge() {
-                return true;
-            }
-
-            @Override
-            public void onMerge(Window window, OnMergeContext ctx) {
-                d.onMerge(window, ctx);
-            }
-
-            @Override
-            public void clear(Window window, TriggerContext ctx) {
-                d.clear(window, ctx);
-            }
-        };
+        return ForwardingTrigger.of(EventTimeTrigger.create());
     }
 
     @Test

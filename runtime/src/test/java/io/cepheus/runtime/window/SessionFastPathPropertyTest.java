@@ -210,38 +210,7 @@ class SessionFastPathPropertyTest {
 
     /** {@link EventTimeTrigger}'s behaviour under another class (purging added by the mode, as for the default). */
     private static Trigger<Ev> forwarding(AccumulationMode mode) {
-        EventTimeTrigger<Ev> d = EventTimeTrigger.create();
-        Trigger<Ev> t = new Trigger<>() {
-            @Override
-            public TriggerResult onElement(Ev element, long timestamp, Window window, TriggerContext ctx) {
-                return d.onElement(element, timestamp, window, ctx);
-            }
-
-            @Override
-            public TriggerResult onEventTime(long time, Window window, TriggerContext ctx) {
-                return d.onEventTime(time, window, ctx);
-            }
-
-            @Override
-            public TriggerResult onProcessingTime(long time, Window window, TriggerContext ctx) {
-                return d.onProcessingTime(time, window, ctx);
-            }
-
-            @Override
-            public boolean canMerge() {
-                return true;
-            }
-
-            @Override
-            public void onMerge(Window window, OnMergeContext ctx) {
-                d.onMerge(window, ctx);
-            }
-
-            @Override
-            public void clear(Window window, TriggerContext ctx) {
-                d.clear(window, ctx);
-            }
-        };
+        Trigger<Ev> t = ForwardingTrigger.of(EventTimeTrigger.create());
         return mode == AccumulationMode.DISCARDING ? PurgingTrigger.of(t) : t;
     }
 

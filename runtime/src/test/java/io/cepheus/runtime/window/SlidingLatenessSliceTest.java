@@ -42,7 +42,7 @@ class SlidingLatenessSliceTest {
                     Duration.ofMillis(500))).allowedLateness(Duration.ofMillis(1000))
                     .sideOutputLateData((k, e, ts) -> late.add(k + " " + e.value() + "@" + ts));
             if (general) {
-                w.trigger(new Forwarding());
+                w.trigger(ForwardingTrigger.of(EventTimeTrigger.create())); // the general operator
             }
             results = w.reduce(summing()).results((k, win, r, ts) -> out.add(k + " " + win + " " + r.value()));
             in = engine.newProducer();
@@ -63,31 +63,6 @@ class SlidingLatenessSliceTest {
 
         long shardKeys() {
             return engine.metrics().shards().get(0).keys();
-        }
-    }
-
-    /** The default trigger's behaviour under another class: keeps the configuration on the general operator. */
-    private static final class Forwarding implements Trigger<Ev> {
-        private final EventTimeTrigger<Ev> d = EventTimeTrigger.create();
-
-        @Override
-        public TriggerResult onElement(Ev e, long ts, Window w, TriggerContext ctx) {
-            return d.onElement(e, ts, w, ctx);
-        }
-
-        @Override
-        public TriggerResult onEventTime(long time, Window w, TriggerContext ctx) {
-            return d.onEventTime(time, w, ctx);
-        }
-
-        @Override
-        public TriggerResult onProcessingTime(long time, Window w, TriggerContext ctx) {
-            return d.onProcessingTime(time, w, ctx);
-        }
-
-        @Override
-        public void clear(Window w, TriggerContext ctx) {
-            d.clear(w, ctx);
         }
     }
 
