@@ -85,39 +85,32 @@ class NfaMatcherContractTest {
 
     @Test
     void aConditionThrowingAfterAnotherRunMovedOnLeavesTheBufferIntact() {
-        // a1 and a2 both wait for b; the b condition succeeds for a1's run, then throws for a2's run
-        Pattern<TestEvent> p = Pattern.<TestEvent>begin("a").where(kind('a'))
-                .followedBy("b").where((e, ctx) -> {
-                    if (e.name().equals("bx") && ctx.eventsForPattern("a").get(0).name().equals("a2")) {
-                        throw new IllegalStateException("boom");
-                    }
-                    return e.kind() == 'b';
-                }).within(Duration.ofMillis(100));
-        NfaMatcher<TestEvent> m = NfaCompiler.compile(p).newMatcher();
-        NfaState s = m.newState("k");
-        Run run = new Run();
-        m.process(s, new TestEvent("a1", 1), 1, run);
-        m.process(s, new TestEvent("a2", 2), 2, run);
-        int entries = m.bufferedEntries();
-        int events = m.bufferedEvents();
-        assertThrows(ConditionException.class, () -> m.process(s, new TestEvent("bx", 3), 3, run));
-        assertEquals(entries, m.bufferedEntries());
-        assertEquals(events, m.bufferedEvents());
-        assertEquals(2, s.partialMatchCount());
-        m.process(s, new TestEvent("b1", 4), 4, run);
-        assertEquals(List.of("a1 b1", "a2 b1"), run.matches);
-        m.advanceTime(s, Long.MAX_VALUE, run);
-        assertEquals(0, m.bufferedEntries());
-        assertEquals(0, m.bufferedEvents());
+        assertThrowingForA2sRunRollsBack(new IllegalStateException("boom"), ConditionException.class);
     }
 
     /** An Error (not an exception) from a condition passes through unwrapped, and still rolls the step back. */
     @Test
     void aConditionThrowingAnErrorLeavesTheStateAsItWas() {
+        AssertionError e = assertThrowingForA2sRunRollsBack(new AssertionError("broken invariant"),
+                AssertionError.class);
+        assertEquals("broken invariant", e.getMessage());
+    }
+
+    /**
+     * a1 and a2 both wait for b; on bx the b condition succeeds for a1's run (which moves on, creating an entry),
+     * then throws {@code failure} for a2's run. The step must be rolled back whole: buffer and partial matches as
+     * before bx, and the next events matched as if bx had not come.
+     *
+     * @return what {@code process} threw
+     */
+    private static <X extends Throwable> X assertThrowingForA2sRunRollsBack(Throwable failure, Class<X> thrown) {
         Pattern<TestEvent> p = Pattern.<TestEvent>begin("a").where(kind('a'))
                 .followedBy("b").where((e, ctx) -> {
                     if (e.name().equals("bx") && ctx.eventsForPattern("a").get(0).name().equals("a2")) {
-                        throw new AssertionError("broken invariant");
+                        if (failure instanceof Error error) {
+                            throw error;
+                        }
+                        throw (RuntimeException) failure;
                     }
                     return e.kind() == 'b';
                 }).within(Duration.ofMillis(100));
@@ -128,8 +121,7 @@ class NfaMatcherContractTest {
         m.process(s, new TestEvent("a2", 2), 2, run);
         int entries = m.bufferedEntries();
         int events = m.bufferedEvents();
-        AssertionError e = assertThrows(AssertionError.class, () -> m.process(s, new TestEvent("bx", 3), 3, run));
-        assertEquals("broken invariant", e.getMessage());
+        X e = assertThrows(thrown, () -> m.process(s, new TestEvent("bx", 3), 3, run));
         assertEquals(entries, m.bufferedEntries(), "a1's run had moved on to bx: that entry is rolled back");
         assertEquals(events, m.bufferedEvents());
         assertEquals(2, s.partialMatchCount());
@@ -138,6 +130,7 @@ class NfaMatcherContractTest {
         m.advanceTime(s, Long.MAX_VALUE, run);
         assertEquals(0, m.bufferedEntries());
         assertEquals(0, m.bufferedEvents());
+        return e;
     }
 
     @Test
