@@ -34,12 +34,18 @@ import java.util.Locale;
  *
  * <p>Specs: {@code engine:Wn} (the CEP engine, one shard, driven on this thread by {@link CepTestHarness} with a
  * watermark every 1,000 events, as the Flink comparison drives it), {@code bare:Wn} (the bare NFA,
- * {@link WorkloadRunner}), {@code window:SIZE/SLIDE} in seconds ({@link WindowBench}'s stream and count + sum;
- * SIZE = SLIDE is tumbling, SIZE 0 is sessions with gap SLIDE).
+ * {@link WorkloadRunner}), {@code threads:Wn/N} (the engine on its own threads, N shards and one producer on this
+ * thread, {@link RuntimeWorkloadRunner}), {@code window:SIZE/SLIDE} in seconds ({@link WindowBench}'s stream and
+ * count + sum; SIZE = SLIDE is tumbling, SIZE 0 is sessions with gap SLIDE). Workload specs print the same
+ * fingerprint whatever their kind, so that {@code PairedBuilds --vs} can set one kind against another.
+ *
+ * <p>Speed is on this thread's CPU time, except for {@code threads}: there the work is on other threads, so it
+ * is on elapsed time (which a descheduled thread makes longer).
  */
 public final class PairedBuildRun {
 
     private final String kind;
+    private final int shards;
     private final WorkloadStream stream;
     private final WindowBench.Ev[] windowEvents;
     private final WindowAssigner<WindowBench.Ev> assigner;
@@ -48,12 +54,18 @@ public final class PairedBuildRun {
     PairedBuildRun(String spec) {
         String[] parts = spec.split(":", 2);
         if (parts.length != 2) {
-            throw new IllegalArgumentException("spec " + spec + ": expected engine:Wn, bare:Wn or window:SIZE/SLIDE");
+            throw new IllegalArgumentException("spec " + spec + ": expected engine:Wn, bare:Wn, threads:Wn/N or"
+                    + " window:SIZE/SLIDE");
         }
         kind = parts[0];
         switch (kind) {
-            case "engine", "bare" -> {
-                stream = WorkloadGenerator.generate(Workload.valueOf(parts[1]));
+            case "engine", "bare", "threads" -> {
+                String[] w = parts[1].split("/", 2);
+                if (kind.equals("threads") != (w.length == 2)) {
+                    throw new IllegalArgumentException("spec " + spec + ": only threads takes a shard count (Wn/N)");
+                }
+                shards = w.length == 2 ? Integer.parseInt(w[1]) : 1;
+                stream = WorkloadGenerator.generate(Workload.valueOf(w[0]));
                 windowEvents = null;
                 assigner = null;
             }
@@ -66,6 +78,7 @@ public final class PairedBuildRun {
                         : SlidingEventTimeWindows.of(Duration.ofSeconds(size), Duration.ofSeconds(slide));
                 windowEvents = WindowBench.stream();
                 stream = null;
+                shards = 1;
             }
             default -> throw new IllegalArgumentException("spec " + spec + ": unknown kind " + kind);
         }
@@ -76,10 +89,11 @@ public final class PairedBuildRun {
         PairedBuildRun benchmark = new PairedBuildRun(args[0]);
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        boolean elapsed = benchmark.kind.equals("threads");
         for (String line = in.readLine(); line != null && !line.equals("quit"); line = in.readLine()) {
-            long start = threads.getCurrentThreadCpuTime();
+            long start = elapsed ? System.nanoTime() : threads.getCurrentThreadCpuTime();
             String result = benchmark.runOnce();
-            long nanos = threads.getCurrentThreadCpuTime() - start;
+            long nanos = (elapsed ? System.nanoTime() : threads.getCurrentThreadCpuTime()) - start;
             System.out.printf(Locale.ROOT, "rate %.0f %s%n", benchmark.events() / (nanos / 1e9), result);
             System.out.flush();
         }
@@ -92,13 +106,24 @@ public final class PairedBuildRun {
     /** @return a fingerprint of the run's results */
     String runOnce() {
         return switch (kind) {
-            case "bare" -> WorkloadRunner.forWorkload(stream.workload()).run(stream).toString().replace(' ', '_');
+            case "bare" -> fingerprint(stream.workload(), WorkloadRunner.forWorkload(stream.workload()).run(stream));
+            case "threads" -> fingerprint(stream.workload(),
+                    RuntimeWorkloadRunner.forWorkload(stream.workload(), shards).run(stream));
             case "engine" -> runEngine(stream);
             default -> {
                 long[] r = WindowBench.run(windowEvents, w -> w.aggregate(new WindowBench.CountSum()), assigner);
                 yield "results=" + r[1] + ",checksum=" + r[2];
             }
         };
+    }
+
+    /** @return the fingerprint every workload spec prints: timeouts only where the workload counts them */
+    private static String fingerprint(Workload workload, io.cepheus.examples.workloads.RunResult r) {
+        return fingerprint(r.matches(), workload.countsTimeouts() ? r.timeouts() : 0, r.checksum());
+    }
+
+    private static String fingerprint(long matches, long timeouts, long checksum) {
+        return String.format(Locale.ROOT, "matches=%d,timeouts=%d,checksum=%x", matches, timeouts, checksum);
     }
 
     private static String runEngine(WorkloadStream stream) {
@@ -127,6 +152,6 @@ public final class PairedBuildRun {
         producer.watermark(Long.MAX_VALUE);
         harness.runUntilIdle();
         harness.close();
-        return String.format(Locale.ROOT, "matches=%d,timeouts=%d,checksum=%x", tally[0], tally[2], tally[1]);
+        return fingerprint(tally[0], tally[2], tally[1]);
     }
 }

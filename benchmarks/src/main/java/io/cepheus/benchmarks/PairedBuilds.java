@@ -29,11 +29,17 @@ import java.util.Locale;
  * path), so the driver is the same and the older build need not have it; it uses only API that older builds have.
  * Each round's result fingerprints (counts, checksums) must agree between the builds, or the comparison stops.
  *
+ * <p>With {@code --vs SPEC}, the new side runs that spec instead: the same pairing then compares two ways of running
+ * one build (give its jar twice), each in a JVM of its own as a service would run it, e.g. two shards against one
+ * ({@code --vs threads:W1/2 threads:W1/1}) or the engine against the bare NFA ({@code --vs threads:W2/1 bare:W2}).
+ * The two specs' results must still agree.
+ *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar io.cepheus.benchmarks.PairedBuilds \
- *      [--rounds 16] [--warmup 3] [--jvm "-Xms2g -Xmx2g"] engine:W1 OLD.jar NEW.jar
+ *      [--rounds 16] [--warmup 3] [--jvm "-Xms2g -Xmx2g"] [--vs NEW_SPEC] engine:W1 OLD.jar NEW.jar
  * </pre>
- * Specs: {@code engine:Wn}, {@code bare:Wn}, {@code window:SIZE/SLIDE} (seconds; see {@link PairedBuildRun}).
+ * Specs: {@code engine:Wn}, {@code bare:Wn}, {@code threads:Wn/SHARDS}, {@code window:SIZE/SLIDE} (seconds; see
+ * {@link PairedBuildRun}).
  */
 public final class PairedBuilds {
 
@@ -48,22 +54,28 @@ public final class PairedBuilds {
         int rounds = 16;
         int warmup = 3;
         String jvm = "-Xms2g -Xmx2g";
+        String newSpec = null;
         List<String> rest = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--rounds" -> rounds = Integer.parseInt(args[++i]);
                 case "--warmup" -> warmup = Integer.parseInt(args[++i]);
                 case "--jvm" -> jvm = args[++i];
+                case "--vs" -> newSpec = args[++i];
                 default -> rest.add(args[i]);
             }
         }
         if (rest.size() != 3 || rounds < 1 || warmup < 0) {
-            throw new IllegalArgumentException("usage: PairedBuilds [--rounds N] [--warmup N] [--jvm \"ARGS\"]"
+            throw new IllegalArgumentException("usage: PairedBuilds [--rounds N] [--warmup N] [--jvm \"ARGS\"] [--vs NEW_SPEC]"
                     + " SPEC OLD.jar NEW.jar");
         }
+        String oldSpec = rest.get(0);
+        if (newSpec == null) {
+            newSpec = oldSpec;
+        }
         Path driver = driverDirectory();
-        try (Child old = new Child(jvm, driver, rest.get(1), rest.get(0));
-                Child young = new Child(jvm, driver, rest.get(2), rest.get(0))) {
+        try (Child old = new Child(jvm, driver, rest.get(1), oldSpec);
+                Child young = new Child(jvm, driver, rest.get(2), newSpec)) {
             double[] oldRates = new double[rounds];
             double[] newRates = new double[rounds];
             double[] ratios = new double[rounds];
@@ -75,7 +87,7 @@ public final class PairedBuilds {
                 String[] o = oldFirst ? first : second;
                 String[] n = oldFirst ? second : first;
                 if (!o[1].equals(n[1])) {
-                    throw new IllegalStateException("the builds disagree: old " + o[1] + ", new " + n[1]);
+                    throw new IllegalStateException("the results disagree: old " + o[1] + ", new " + n[1]);
                 }
                 if (r >= 0) {
                     oldRates[r] = Double.parseDouble(o[0]);
@@ -88,7 +100,8 @@ public final class PairedBuilds {
             }
             System.out.printf(Locale.ROOT, "%s over %d rounds: old median %,.0f, new median %,.0f events/s;"
                     + " new/old median %.3f (min %.3f, max %.3f), new faster in %d of %d (results: %s)%n",
-                    rest.get(0), rounds, median(oldRates), median(newRates), median(ratios), min(ratios),
+                    oldSpec.equals(newSpec) ? oldSpec : newSpec + " (new) vs " + oldSpec + " (old)", rounds,
+                    median(oldRates), median(newRates), median(ratios), min(ratios),
                     max(ratios), newWins, rounds, "equal every round");
         }
     }

@@ -11,7 +11,8 @@ class PairedBuildRunTest {
     @Test
     void theEngineAndTheBareNfaGiveW3sPublishedCounts() {
         assertEquals("matches=83031,timeouts=0,checksum=eb1fb4cd4893157a", new PairedBuildRun("engine:W3").runOnce());
-        assertEquals("matches_83,031,_timeouts_0,_checksum_eb1fb4cd4893157a", new PairedBuildRun("bare:W3").runOnce());
+        assertEquals("matches=83031,timeouts=0,checksum=eb1fb4cd4893157a", new PairedBuildRun("bare:W3").runOnce());
+        assertEquals("matches=83031,timeouts=0,checksum=eb1fb4cd4893157a", new PairedBuildRun("threads:W3/2").runOnce());
     }
 
     @Test
@@ -23,6 +24,8 @@ class PairedBuildRunTest {
     @Test
     void aBadSpecIsNamed() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new PairedBuildRun("W1"));
-        assertEquals("spec W1: expected engine:Wn, bare:Wn or window:SIZE/SLIDE", e.getMessage());
+        assertEquals("spec W1: expected engine:Wn, bare:Wn, threads:Wn/N or window:SIZE/SLIDE", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> new PairedBuildRun("bare:W1/2"));
+        assertEquals("spec bare:W1/2: only threads takes a shard count (Wn/N)", e.getMessage());
     }
 }
