@@ -65,6 +65,8 @@ public final class CepEngine<T> implements AutoCloseable {
     private final java.util.Map<Long, java.util.concurrent.atomic.AtomicInteger> snapshotMissing =
             new java.util.concurrent.ConcurrentHashMap<>();
     private volatile boolean started;
+    /** Why {@link #start()} failed after it began building the shards; the engine is then unusable. */
+    private volatile Throwable startFailure;
     private volatile boolean closing;
     /** The system clock as producers read it per send, refreshed by the shards; null under another clock. */
     private final CachedClock sendClock;
@@ -159,6 +161,9 @@ public final class CepEngine<T> implements AutoCloseable {
      * see {@link io.cepheus.nfa.CompiledPattern#structureFingerprint()}; conditions cannot be compared), or a
      * key whose {@code hashCode} now routes it to another shard than the one it was restored into.
      *
+     * <p>A failed restore fails the engine for good, as described at {@link #start()}: to try again (another
+     * snapshot, or the same one with the configuration fixed), build a new engine.
+     *
      * @param snapshot the snapshot bytes
      */
     public void restoreFrom(byte[] snapshot) {
@@ -172,17 +177,18 @@ public final class CepEngine<T> implements AutoCloseable {
     /**
      * Starts one worker thread per shard, after restoring the snapshot given to {@link #restoreFrom}, if any.
      *
-     * @throws IllegalStateException if the snapshot cannot be restored (the message says why)
+     * <p>If the restore fails, the engine is failed for good: it is not started and has started no thread; its
+     * producers' sends throw an {@link IllegalStateException} (as before a start, with the failure as cause) and
+     * it takes no watermarks or checkpoints either; {@link #close()} returns at once. It cannot be started (nor
+     * configured) again, since some of its shards may already hold restored state: build a new engine to try
+     * again. A start refused because nothing is registered or there is no producer changes nothing, so it may be
+     * repeated once that is fixed.
+     *
+     * @throws IllegalStateException if the snapshot cannot be restored (the message says why), or the engine was
+     *                               started before, or its start failed before
      */
     public void start() {
         prepare();
-        if (restoreFrom != null) {
-            try {
-                SnapshotFormat.restore(this, restoreFrom, config.eventCodec, config.keyCodec);
-            } catch (java.io.IOException e) {
-                throw new IllegalStateException("cannot restore the snapshot: " + e.getMessage(), e);
-            }
-        }
         for (CepShard<T> shard : shards) {
             ErrorHandler stopEngineOnStop = shardErrorHandler();
             runners.add(new AgentRunner(shard, config.idleStrategy.get(), (role, error) -> {
@@ -232,8 +238,46 @@ public final class CepEngine<T> implements AutoCloseable {
         }
     }
 
-    /** Builds every shard's operators; the engine runs from here on (threads or a test harness). */
+    /** Restores a snapshot into the shards, once their operators are built. */
+    @FunctionalInterface
+    interface SnapshotReader<X extends Exception> {
+        void restore() throws X;
+    }
+
+    /**
+     * Builds every shard's operators and restores the snapshot given to {@link #restoreFrom}, if any; the engine
+     * runs from here on (threads or a test harness).
+     *
+     * @throws IllegalStateException as {@link #start()}
+     */
     void prepare() {
+        byte[] snapshot = restoreFrom;
+        build(snapshot == null ? null : () -> restoreOrRefuse(snapshot));
+    }
+
+    /**
+     * As {@link #prepare()}, restoring what {@code reader} reads (a {@link CepTestHarness} restore); refused if
+     * {@link #restoreFrom} gave the engine a snapshot already, since only one can be its state.
+     */
+    <X extends Exception> void prepare(SnapshotReader<X> reader) throws X {
+        checkNotStarted("start()");
+        if (restoreFrom != null) {
+            throw new IllegalStateException("restoreFrom() already gave this engine a snapshot: start it with"
+                    + " CepTestHarness.start(engine), or restore on an engine without restoreFrom()");
+        }
+        build(Objects.requireNonNull(reader, "reader"));
+    }
+
+    /** Restores snapshot bytes, refusing them with an {@link IllegalStateException} that says why. */
+    void restoreOrRefuse(byte[] snapshot) {
+        try {
+            SnapshotFormat.restore(this, snapshot, eventCodec(), keyCodec());
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("cannot restore the snapshot: " + e.getMessage(), e);
+        }
+    }
+
+    private <X extends Exception> void build(SnapshotReader<X> reader) throws X {
         checkNotStarted("start()");
         if (operators.isEmpty()) {
             throw new IllegalStateException("nothing registered: call keyBy(...).pattern(...) (or window(...),"
@@ -242,6 +286,23 @@ public final class CepEngine<T> implements AutoCloseable {
         if (producers.isEmpty()) {
             throw new IllegalStateException("no producer: call newProducer() before start()");
         }
+        // From here on the shards change: a failure leaves them half built or half restored, so it is final.
+        try {
+            buildShards();
+            if (reader != null) {
+                reader.restore();
+            }
+        } catch (Exception | Error e) {
+            startFailure = e;
+            for (ShardInbox<ShardRecord> inbox : inboxes) {
+                inbox.close(); // no worker will ever drain them: watermarks and checkpoints fail instead of piling up
+            }
+            throw e;
+        }
+        started = true;
+    }
+
+    private void buildShards() {
         long now = config.clock.millis();
         java.util.concurrent.atomic.AtomicLong[] producerActivity = new java.util.concurrent.atomic.AtomicLong[producers.size()];
         for (int p = 0; p < producers.size(); p++) {
@@ -265,7 +326,6 @@ public final class CepEngine<T> implements AutoCloseable {
                 shard.add(operators.get(id).factory().create(id, shard));
             }
         }
-        started = true;
     }
 
     /**
@@ -430,6 +490,11 @@ public final class CepEngine<T> implements AutoCloseable {
     }
 
     void checkNotStarted(String call) {
+        Throwable failure = startFailure;
+        if (failure != null) {
+            throw new IllegalStateException(call + " is refused: this engine's start() failed (" + failure.getMessage()
+                    + ") and its shards may hold part of the state it was restoring: build a new engine", failure);
+        }
         if (started) {
             throw new IllegalStateException(call + " must be called before the engine starts");
         }
@@ -454,6 +519,11 @@ public final class CepEngine<T> implements AutoCloseable {
 
     boolean isStarted() {
         return started;
+    }
+
+    /** @return why {@link #start()} (or a harness start) failed, if it did; null otherwise */
+    Throwable startFailure() {
+        return startFailure;
     }
 
     List<? extends Agent> shards() {

@@ -48,14 +48,23 @@ public final class CepTestHarness<T> implements AutoCloseable {
     }
 
     /**
-     * Prepares the engine's shards to run on the caller's thread (instead of {@link CepEngine#start()}).
+     * Prepares the engine's shards to run on the caller's thread (instead of {@link CepEngine#start()}), after
+     * restoring the snapshot given to {@link CepEngine#restoreFrom}, if any. A failed restore fails the engine
+     * for good, exactly as {@link CepEngine#start()} describes.
      *
      * @param engine a configured engine that was not started
      * @param <T>    the event type
      * @return the harness
+     * @throws IllegalStateException if the snapshot cannot be restored (the message says why), or the engine was
+     *                               started before, or its start failed before
      */
     public static <T> CepTestHarness<T> start(CepEngine<T> engine) {
         engine.prepare();
+        return running(engine);
+    }
+
+    /** Drives the shards of a prepared engine from the caller's thread. */
+    private static <T> CepTestHarness<T> running(CepEngine<T> engine) {
         engine.drivenByCaller();
         CepTestHarness<T> harness = new CepTestHarness<>(engine);
         for (Agent shard : engine.shards()) {
@@ -142,7 +151,8 @@ public final class CepTestHarness<T> implements AutoCloseable {
      * configured as the snapshotted one (same shard count, same patterns in the same order, the same number of
      * producers) and not started. Reads exactly one snapshot from {@code in}, whatever follows it.
      *
-     * @param engine   the fresh engine
+     * @param engine   the fresh engine, not given a snapshot by {@link CepEngine#restoreFrom}; a failed restore
+     *                 fails it for good, as {@link CepEngine#start()} describes
      * @param in       the snapshot
      * @param events   reads events
      * @param keyCodec reads keys
@@ -157,9 +167,8 @@ public final class CepTestHarness<T> implements AutoCloseable {
     public static <T> CepTestHarness<T> restore(CepEngine<T> engine, java.io.DataInput in,
             io.cepheus.nfa.EventCodec<T> events, io.cepheus.nfa.EventCodec<Object> keyCodec)
             throws java.io.IOException {
-        CepTestHarness<T> harness = start(engine);
-        SnapshotFormat.restore(engine, in, events, keyCodec);
-        return harness;
+        engine.prepare(() -> SnapshotFormat.restore(engine, in, events, keyCodec));
+        return running(engine);
     }
 
     /**
@@ -167,22 +176,17 @@ public final class CepTestHarness<T> implements AutoCloseable {
      * {@link #restore(CepEngine, java.io.DataInput, io.cepheus.nfa.EventCodec, io.cepheus.nfa.EventCodec)}.
      * The engine needs {@link CepEngine.Builder#snapshots} codecs.
      *
-     * @param engine   the fresh engine, with {@link CepEngine#restoreFrom} not needed
+     * @param engine   the fresh engine, not given a snapshot by {@link CepEngine#restoreFrom} (this replaces it); a
+     *                 failed restore fails it for good, as {@link CepEngine#start()} describes
      * @param snapshot the snapshot bytes, exactly: bytes after the snapshot are an error too
      * @param <T>      the event type
      * @return the harness
      * @throws IllegalStateException if the snapshot cannot be restored; its message says why
      */
     public static <T> CepTestHarness<T> restore(CepEngine<T> engine, byte[] snapshot) {
-        io.cepheus.nfa.EventCodec<T> events = engine.eventCodec();
-        io.cepheus.nfa.EventCodec<Object> keys = engine.keyCodec();
-        CepTestHarness<T> harness = start(engine);
-        try {
-            SnapshotFormat.restore(engine, snapshot, events, keys);
-            return harness;
-        } catch (java.io.IOException e) {
-            throw new IllegalStateException("cannot restore the snapshot: " + e.getMessage(), e);
-        }
+        engine.eventCodec(); // no codecs: refused before anything is built
+        engine.prepare(() -> engine.restoreOrRefuse(snapshot));
+        return running(engine);
     }
 
     /** Closes the inboxes, drains and flushes every shard (as the engine's close does), then stops them. */

@@ -93,6 +93,11 @@ public final class Producer<T> implements AutoCloseable {
     public boolean send(T event, long recordTimestamp) {
         checkOpen();
         if (!engine.isStarted()) {
+            Throwable startFailure = engine.startFailure();
+            if (startFailure != null) {
+                throw new IllegalStateException("the engine is not started: its start() failed ("
+                        + startFailure.getMessage() + ")", startFailure);
+            }
             throw new IllegalStateException("the engine is not started: call start() (or CepTestHarness.start)"
                     + " before sending, or sends would wait for workers that do not run");
         }

@@ -7,9 +7,12 @@ import java.util.List;
 
 /**
  * Where the conformance cases are: {@code -Dcepheus.conformance.dir} if given (used as is, so a wrong
- * directory fails instead of silently falling back), else the first existing of
+ * directory fails instead of silently falling back; a relative path is looked up from the working directory,
+ * then from its parent, the project root), else the first existing of
  * {@code ${cepheus.shared.dir}/conformance} (set by the surefire configuration),
  * {@code ../shared/conformance} and {@code ../../shared/conformance} relative to the working directory.
+ * Other suites with their own folder of the shared material and their own property (the window suite's
+ * {@code conformance-windows}) find it the same way, through {@link #locate(String, String, Path, String)}.
  *
  * @param chosen the directory to run (it may not exist: the caller fails then, naming it)
  * @param tried  every candidate considered, in order, for the failure message
@@ -18,8 +21,10 @@ public record ConformanceDirectory(Path chosen, List<Path> tried) {
 
     /** The system property naming the case directory explicitly. */
     public static final String DIR_PROPERTY = "cepheus.conformance.dir";
-    /** The system property naming the shared material directory (its {@code conformance} subdirectory). */
+    /** The system property naming the shared material directory (each suite has its folder in it). */
     public static final String SHARED_PROPERTY = "cepheus.shared.dir";
+    /** The CEP suite's folder of the shared material. */
+    public static final String FOLDER = "conformance";
 
     /** Copies the list. */
     public ConformanceDirectory {
@@ -39,6 +44,17 @@ public record ConformanceDirectory(Path chosen, List<Path> tried) {
      * @return the choice and the candidates tried
      */
     public static ConformanceDirectory locate(String explicitDir, String sharedDir, Path workingDir) {
+        return locate(explicitDir, sharedDir, workingDir, FOLDER);
+    }
+
+    /**
+     * @param explicitDir the value of the suite's own property, or null
+     * @param sharedDir   the value of {@value #SHARED_PROPERTY}, or null
+     * @param workingDir  the directory relative paths start from
+     * @param folder      the suite's folder of the shared material
+     * @return the choice and the candidates tried
+     */
+    public static ConformanceDirectory locate(String explicitDir, String sharedDir, Path workingDir, String folder) {
         if (explicitDir != null && !explicitDir.isBlank()) {
             // tests run in the module's folder, but a user types the path from the project root: try both
             Path fromHere = workingDir.resolve(explicitDir.trim()).normalize();
@@ -52,10 +68,10 @@ public record ConformanceDirectory(Path chosen, List<Path> tried) {
         }
         List<Path> candidates = new ArrayList<>();
         if (sharedDir != null && !sharedDir.isBlank()) {
-            candidates.add(workingDir.resolve(sharedDir.trim()).resolve("conformance").normalize());
+            candidates.add(workingDir.resolve(sharedDir.trim()).resolve(folder).normalize());
         }
-        candidates.add(workingDir.resolve("../shared/conformance").normalize());
-        candidates.add(workingDir.resolve("../../shared/conformance").normalize());
+        candidates.add(workingDir.resolve("../shared").resolve(folder).normalize());
+        candidates.add(workingDir.resolve("../../shared").resolve(folder).normalize());
         for (Path p : candidates) {
             if (Files.isDirectory(p)) {
                 return new ConformanceDirectory(p, candidates);

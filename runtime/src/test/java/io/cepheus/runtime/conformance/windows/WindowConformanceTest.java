@@ -2,6 +2,7 @@ package io.cepheus.runtime.conformance.windows;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.cepheus.nfa.conformance.ConformanceDirectory;
 import io.cepheus.nfa.conformance.LineDiff;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -16,14 +17,17 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * Every window and join conformance case ({@code ../shared/conformance-windows}, or
- * {@code -Dcepheus.windows.conformance.dir=PATH}) through the real engine, compared with what Apache Flink's
- * operators emit; prints a diff per failing case and the closing line
- * {@code window conformance: N passed, M failed}.
+ * {@code -Dcepheus.windows.conformance.dir=PATH}, a relative path also looked up from the project root) through
+ * the real engine, compared with what Apache Flink's operators emit; prints a diff per failing case and the
+ * closing line {@code window conformance: N passed, M failed}. The directory is found as the CEP suite finds
+ * its own ({@link ConformanceDirectory}).
  */
 class WindowConformanceTest {
 
     /** The system property naming another case directory. */
     static final String DIR_PROPERTY = "cepheus.windows.conformance.dir";
+    /** The suite's folder of the shared material. */
+    static final String FOLDER = "conformance-windows";
 
     private static int passed;
     private static int failed;
@@ -87,24 +91,23 @@ class WindowConformanceTest {
     }
 
     private static Path directory() {
-        String explicit = System.getProperty(DIR_PROPERTY);
-        if (explicit != null && !explicit.isBlank()) {
-            return Path.of(explicit.trim()).toAbsolutePath().normalize();
+        ConformanceDirectory where = locate(System.getProperty(DIR_PROPERTY),
+                System.getProperty(ConformanceDirectory.SHARED_PROPERTY), Path.of("").toAbsolutePath());
+        if (!Files.isDirectory(where.chosen())) {
+            throw new IllegalStateException("window conformance directory " + where.chosen() + " does not exist"
+                    + " (tried " + where.tried() + "; set -D" + DIR_PROPERTY + "=PATH)");
         }
-        String shared = System.getProperty("cepheus.shared.dir");
-        List<Path> candidates = new ArrayList<>();
-        if (shared != null && !shared.isBlank()) {
-            candidates.add(Path.of(shared.trim()).resolve("conformance-windows"));
-        }
-        candidates.add(Path.of("../shared/conformance-windows"));
-        candidates.add(Path.of("../../shared/conformance-windows"));
-        for (Path p : candidates) {
-            if (Files.isDirectory(p)) {
-                return p.toAbsolutePath().normalize();
-            }
-        }
-        throw new IllegalStateException("no window conformance directory; tried " + candidates
-                + " (set -D" + DIR_PROPERTY + "=PATH)");
+        return where.chosen();
+    }
+
+    /**
+     * @param explicitDir the value of {@value #DIR_PROPERTY}, or null
+     * @param sharedDir   the value of {@value ConformanceDirectory#SHARED_PROPERTY}, or null
+     * @param workingDir  the directory relative paths start from
+     * @return where this suite's cases are looked for
+     */
+    static ConformanceDirectory locate(String explicitDir, String sharedDir, Path workingDir) {
+        return ConformanceDirectory.locate(explicitDir, sharedDir, workingDir, FOLDER);
     }
 
     @AfterAll
