@@ -7,6 +7,7 @@ import io.cepheus.runtime.internal.shard.UserFailures;
 import io.cepheus.runtime.time.Clock;
 import java.util.Comparator;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
@@ -29,6 +30,10 @@ public final class PatternStream<T> {
     private volatile TimeoutHandler<T> timeouts = (TimeoutHandler) NO_TIMEOUTS;
     private volatile LateEventHandler<T> lateEvents = (k, e, ts) -> { };
     private volatile DeadLetterHandler<T> deadLetters;
+    /** Set by the side-output forms ({@link #sideOutputLateData} ...): they find their tag's handler at start. */
+    private volatile Function<SideOutputs.Frozen, LateEventHandler<T>> lateRoute;
+    private volatile Function<SideOutputs.Frozen, TimeoutHandler<T>> timeoutRoute;
+    private volatile Function<SideOutputs.Frozen, DeadLetterHandler<T>> deadLetterRoute;
     private volatile PatternProcessFunction<T> process;
     /** What {@link #process} is to users, named when it throws: "process function", "flatSelect function"... */
     private volatile String processName = "process function";
@@ -142,6 +147,41 @@ public final class PatternStream<T> {
     public PatternStream<T> timeouts(TimeoutHandler<T> handler) {
         engine.checkNotStarted("timeouts()");
         this.timeouts = Objects.requireNonNull(handler, "handler");
+        this.timeoutRoute = null;
+        return this;
+    }
+
+    /**
+     * Sends each timed-out partial match, turned into a record by {@code function}, to the side output {@code tag}
+     * (record timestamp: the timeout time), instead of a {@link #timeouts} handler: Flink's
+     * {@code select(timeoutTag, timeoutFunction, selectFunction)}.
+     *
+     * <pre>{@code
+     * OutputTag<String> unshipped = OutputTag.of("unshipped", String.class);
+     * engine.keyBy(Order::id).pattern(placedThenShipped)
+     *       .sideOutputTimeouts(unshipped, (partial, ts) -> partial.events("placed").get(0).id())
+     *       .sideOutput(unshipped, (orderId, ts) -> alerts.send(orderId + " not shipped by " + ts));
+     * }</pre>
+     *
+     * @param tag      the side output; register its handler with {@link #sideOutput} (the engine does not start
+     *                 without one)
+     * @param function makes the record (null: none)
+     * @param <L>      the record type
+     * @return this stream
+     */
+    public <L> PatternStream<T> sideOutputTimeouts(OutputTag<L> tag, PatternTimeoutFunction<T, L> function) {
+        engine.checkNotStarted("sideOutputTimeouts()");
+        Objects.requireNonNull(tag, "tag");
+        Objects.requireNonNull(function, "function");
+        this.timeoutRoute = sides -> {
+            SideOutputHandler<L> out = sides.handler(tag, "timed-out partial matches of pattern " + id);
+            return (key, partialMatch, timeoutTimestamp) -> {
+                L record = function.timeout(partialMatch, timeoutTimestamp);
+                if (record != null) {
+                    out.onOutput(record, timeoutTimestamp);
+                }
+            };
+        };
         return this;
     }
 
@@ -152,6 +192,25 @@ public final class PatternStream<T> {
     public PatternStream<T> lateEvents(LateEventHandler<T> handler) {
         engine.checkNotStarted("lateEvents()");
         this.lateEvents = Objects.requireNonNull(handler, "handler");
+        this.lateRoute = null;
+        return this;
+    }
+
+    /**
+     * Sends late events to the side output {@code tag} (record timestamp: the event's time), instead of a
+     * {@link #lateEvents} handler: Flink's {@code sideOutputLateData}. Late events are counted either way.
+     *
+     * @param tag the side output; register its handler with {@link #sideOutput} (the engine does not start
+     *            without one)
+     * @return this stream
+     */
+    public PatternStream<T> sideOutputLateData(OutputTag<T> tag) {
+        engine.checkNotStarted("sideOutputLateData()");
+        Objects.requireNonNull(tag, "tag");
+        this.lateRoute = sides -> {
+            SideOutputHandler<T> out = sides.handler(tag, "late events of pattern " + id);
+            return (key, event, timestamp) -> out.onOutput(event, timestamp);
+        };
         return this;
     }
 
@@ -166,6 +225,23 @@ public final class PatternStream<T> {
     public PatternStream<T> deadLetters(DeadLetterHandler<T> handler) {
         engine.checkNotStarted("deadLetters()");
         this.deadLetters = Objects.requireNonNull(handler, "handler");
+        this.deadLetterRoute = null;
+        return this;
+    }
+
+    /**
+     * Sends what user code threw on to the side output {@code tag} as {@link DeadLetter} records (record
+     * timestamp: the event's or output's), instead of a {@link #deadLetters} handler, and goes on: events a
+     * condition threw on, and matches or timed-out partial matches whose handler or function threw.
+     *
+     * @param tag the side output (e.g. {@code DeadLetter.tag("errors")}); register its handler with
+     *            {@link #sideOutput} (the engine does not start without one)
+     * @return this stream
+     */
+    public PatternStream<T> sideOutputDeadLetters(OutputTag<DeadLetter> tag) {
+        engine.checkNotStarted("sideOutputDeadLetters()");
+        Objects.requireNonNull(tag, "tag");
+        this.deadLetterRoute = sides -> DeadLetter.to(sides.handler(tag, "dead letters of pattern " + id));
         return this;
     }
 
@@ -203,17 +279,21 @@ public final class PatternStream<T> {
      * @return the output one shard's operator for this pattern writes to (one per shard: single-threaded)
      */
     CepOperator.Output<T> output(LongSupplier watermark, Clock clock, UserFailures failures) {
+        SideOutputs.Frozen sides = sideOutputs.freeze();
         MatchHandler<T> m = matches;
-        TimeoutHandler<T> t = timeouts;
-        LateEventHandler<T> l = lateEvents;
-        DeadLetterHandler<T> d = deadLetters;
+        Function<SideOutputs.Frozen, TimeoutHandler<T>> tr = timeoutRoute;
+        Function<SideOutputs.Frozen, LateEventHandler<T>> lr = lateRoute;
+        Function<SideOutputs.Frozen, DeadLetterHandler<T>> dr = deadLetterRoute;
+        TimeoutHandler<T> t = tr != null ? tr.apply(sides) : timeouts;
+        LateEventHandler<T> l = lr != null ? lr.apply(sides) : lateEvents;
+        DeadLetterHandler<T> d = dr != null ? dr.apply(sides) : deadLetters;
         PatternProcessFunction<T> f = process;
         if (f != null && matches != DEFAULT_MATCHES) {
             throw new IllegalStateException("pattern " + id + " has both select(handler) and a " + processName
                     + ": choose one");
         }
         String functionName = processName;
-        ProcessContext ctx = new ProcessContext(sideOutputs.freeze(), watermark, clock);
+        ProcessContext ctx = new ProcessContext(sides, watermark, clock);
         boolean wantsTimeouts = t != (Object) NO_TIMEOUTS;
         String operator = "pattern " + id;
         return new CepOperator.Output<>() {

@@ -48,6 +48,29 @@ final class SideOutputs {
         }
 
         /**
+         * The handler of a tag that the operator itself routes records to (late data, timeouts, dead letters),
+         * resolved when the engine starts, so that a missing registration fails the start instead of the first
+         * record.
+         *
+         * @param tag  the side output
+         * @param what what the operator routes there, for the message (e.g. "late events of pattern 0")
+         * @throws IllegalStateException if the tag has no handler, or its id was registered with another type
+         */
+        @SuppressWarnings("unchecked")
+        <X> SideOutputHandler<X> handler(OutputTag<X> tag, String what) {
+            Entry<?> out = byId.get(tag.id());
+            if (out == null) {
+                throw new IllegalStateException(what + " go to side output '" + tag.id() + "', which has no"
+                        + " handler: register one with " + owner + ".sideOutput(tag, handler)");
+            }
+            if (!out.tag().equals(tag)) {
+                throw new IllegalStateException(what + " go to side output '" + tag.id() + "' of "
+                        + tag.type().getName() + ", but it was registered for " + out.tag().type().getName());
+            }
+            return (SideOutputHandler<X>) out.handler();
+        }
+
+        /**
          * Hands {@code value} to the handler of {@code tag}.
          *
          * @throws IllegalArgumentException if the tag has no handler, or its id was registered with another type

@@ -87,17 +87,25 @@ public final class WindowResults<R> {
                 sum[WindowOperator.M_TIMERS]);
     }
 
+    private static <T> LateEventHandler<T> lateTo(SideOutputHandler<T> out) {
+        return (key, element, timestamp) -> out.onOutput(element, timestamp);
+    }
+
     void addShard(AtomicLongArray published) {
         shards.add(published);
     }
 
     /**
-     * @param late        the late-element handler, or null
-     * @param deadLetters the dead-letter handler, or null
+     * @param lateHandler the late-element handler, or null
+     * @param lateTag     the side output of late elements instead, or null
+     * @param deadHandler the dead-letter handler, or null
+     * @param deadTag     the side output of dead letters instead, or null
      * @param failures    where what user code throws is reported (see {@link UserCodeException})
      * @return the output of one shard's operator (single-threaded)
+     * @throws IllegalStateException if a side output the operator routes to has no handler
      */
-    <T> WindowOutput<T, R> output(LateEventHandler<T> late, DeadLetterHandler<T> deadLetters, UserFailures failures) {
+    <T> WindowOutput<T, R> output(LateEventHandler<T> lateHandler, OutputTag<T> lateTag,
+            DeadLetterHandler<T> deadHandler, OutputTag<DeadLetter> deadTag, UserFailures failures) {
         WindowResultHandler<R> r = results;
         WindowResultHandler<R> retract = retractions;
         if (mode == AccumulationMode.ACCUMULATING_AND_RETRACTING && retract == null) {
@@ -106,6 +114,10 @@ public final class WindowResults<R> {
         }
         SideOutputs.Frozen sides = sideOutputs.freeze();
         String operator = "window " + id;
+        LateEventHandler<T> late = lateTag == null ? lateHandler
+                : lateTo(sides.handler(lateTag, "late elements of " + operator));
+        DeadLetterHandler<T> deadLetters = deadTag == null ? deadHandler
+                : DeadLetter.to(sides.handler(deadTag, "dead letters of " + operator));
         return new WindowOutput<>() {
             @Override
             public void result(Object key, Window window, R value, long timestamp) {

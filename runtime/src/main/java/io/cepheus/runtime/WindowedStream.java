@@ -48,6 +48,9 @@ public final class WindowedStream<T> {
     private long lateness;
     private LateEventHandler<T> lateHandler;
     private DeadLetterHandler<T> deadLetters;
+    /** Set by the side-output forms: the results' tag handler, found when the engine starts. */
+    private OutputTag<T> lateTag;
+    private OutputTag<DeadLetter> deadLetterTag;
     private AccumulationMode mode = AccumulationMode.ACCUMULATING;
     private Predicate<? super T> accepts;
     private String description = "window";
@@ -89,6 +92,21 @@ public final class WindowedStream<T> {
     /** @param handler receives elements dropped as late (counted anyway) @return this stream */
     public WindowedStream<T> sideOutputLateData(LateEventHandler<T> handler) {
         this.lateHandler = Objects.requireNonNull(handler, "handler");
+        this.lateTag = null;
+        return this;
+    }
+
+    /**
+     * Flink's {@code sideOutputLateData(tag)}: elements dropped as late (counted anyway) go to the side output
+     * {@code tag}, record timestamp the element's time. Register its handler on the results,
+     * {@link WindowResults#sideOutput}; the engine does not start without one.
+     *
+     * @param tag the side output
+     * @return this stream
+     */
+    public WindowedStream<T> sideOutputLateData(OutputTag<T> tag) {
+        this.lateTag = Objects.requireNonNull(tag, "tag");
+        this.lateHandler = null;
         return this;
     }
 
@@ -100,6 +118,21 @@ public final class WindowedStream<T> {
      */
     public WindowedStream<T> deadLetters(DeadLetterHandler<T> handler) {
         this.deadLetters = Objects.requireNonNull(handler, "handler");
+        this.deadLetterTag = null;
+        return this;
+    }
+
+    /**
+     * As {@link #deadLetters(DeadLetterHandler)}, but to the side output {@code tag} as {@link DeadLetter} records
+     * (elements a user function threw on, and results whose handler threw). Register its handler on the results,
+     * {@link WindowResults#sideOutput}; the engine does not start without one.
+     *
+     * @param tag the side output (e.g. {@code DeadLetter.tag("errors")})
+     * @return this stream
+     */
+    public WindowedStream<T> sideOutputDeadLetters(OutputTag<DeadLetter> tag) {
+        this.deadLetterTag = Objects.requireNonNull(tag, "tag");
+        this.deadLetters = null;
         return this;
     }
 
@@ -204,11 +237,13 @@ public final class WindowedStream<T> {
         WindowResults<R> results = new WindowResults<>(engine, mode);
         LateEventHandler<T> late = lateHandler;
         DeadLetterHandler<T> dead = deadLetters;
+        OutputTag<T> lateTo = lateTag;
+        OutputTag<DeadLetter> deadTo = deadLetterTag;
         int id = engine.register(name, (operatorId, shard) -> {
             java.util.concurrent.atomic.AtomicLongArray published =
                     new java.util.concurrent.atomic.AtomicLongArray(WindowOperator.METRICS);
             results.addShard(published);
-            var output = results.<T>output(late, dead, shard.failures());
+            var output = results.<T>output(late, lateTo, dead, deadTo, shard.failures());
             if (SliceWindowOperator.supports(spec)) {
                 return new SliceWindowOperator<>(operatorId, shard.keys(), shard.timers(), spec, output, published);
             }
