@@ -138,39 +138,19 @@ class SideOutputTagsTest {
         CepEngine<Ev> engine = engine();
         CollectingSink<Ev> late = new CollectingSink<>();
         CollectingSink<DeadLetter> errors = new CollectingSink<>();
-        CollectingSink<Long> counts = new CollectingSink<>();
+        CollectingSink<Ev> latest = new CollectingSink<>();
         engine.keyBy(Ev::key).window(TumblingEventTimeWindows.of(Duration.ofMillis(100)))
                 .sideOutputLateData(LATE)
                 .sideOutputDeadLetters(ERRORS)
-                .aggregate(new io.cepheus.runtime.window.AggregateFunction<Ev, long[], Long>() {
-                    @Override
-                    public long[] createAccumulator() {
-                        return new long[1];
+                .reduce((kept, next) -> {
+                    if (next.kind() == 'x') {
+                        throw new IllegalArgumentException("bad element " + next);
                     }
-
-                    @Override
-                    public long[] add(Ev e, long[] acc) {
-                        if (e.kind() == 'x') {
-                            throw new IllegalArgumentException("bad element " + e);
-                        }
-                        acc[0]++;
-                        return acc;
-                    }
-
-                    @Override
-                    public Long getResult(long[] acc) {
-                        return acc[0];
-                    }
-
-                    @Override
-                    public long[] merge(long[] a, long[] b) {
-                        a[0] += b[0];
-                        return a;
-                    }
+                    return next;
                 })
                 .sideOutput(LATE, late::add)
                 .sideOutput(ERRORS, errors::add)
-                .results((key, window, count, ts) -> counts.add(key, count, ts));
+                .results((key, window, last, ts) -> latest.add(key, last, ts));
         Producer<Ev> in = engine.newProducer();
         CepTestHarness<Ev> h = CepTestHarness.start(engine);
         in.send(new Ev("u1", 'a', 10));
@@ -180,7 +160,7 @@ class SideOutputTagsTest {
         in.send(new Ev("u1", 'a', 40)); // its window [0, 100) has fired
         h.runUntilIdle();
         h.close();
-        assertEquals(List.of(new CollectingSink.Record<>("u1", 2L, 99)), counts.records());
+        assertEquals(List.of(new CollectingSink.Record<>("u1", new Ev("u1", 'a', 30), 99)), latest.records());
         assertEquals(List.of(new CollectingSink.Record<>(null, new Ev("u1", 'a', 40), 40)), late.records());
         assertEquals(1, errors.size());
         DeadLetter d = errors.values().get(0);
