@@ -20,6 +20,8 @@ class IntervalJoinApiTest {
 
     sealed interface Ev permits Order, Payment {
         String id();
+
+        long ts();
     }
 
     record Order(String id, long ts) implements Ev {
@@ -111,5 +113,44 @@ class IntervalJoinApiTest {
         assertEquals(2, out.size(), "a paid order is never reported unpaid");
         assertEquals(new IntervalJoinMetrics(0, 0, 2, 1, 1, 1, 0, 0, 0, 0), join.metrics());
         h.close();
+    }
+
+    /**
+     * Where Flink drops an element when the watermark <em>reaches</em> its bound, Cepheus waits until it
+     * <em>passes</em> it, so an on-time partner stamped exactly at the bound still joins: the left side is
+     * conformance case 33, and the right side (dropped at {@code right.ts - lower}) mirrors it.
+     */
+    @Test
+    void anElementIsKeptUntilTheWatermarkPassesItsBoundOnEitherSide() {
+        // left at 0, bounds [0, 5]: kept at watermark 5; the payment at 5 is on time (not below 5) and joins
+        assertEquals(List.of("o@0 p@5 @5"), joinAcrossTheBound(Duration.ZERO, Duration.ofMillis(5),
+                new Order("k", 0), new Payment("k", 5)));
+        // right at 0, bounds [-5, 0]: kept at watermark 5 = 0 - (-5); the order at 5 joins it
+        assertEquals(List.of("o@5 p@0 @5"), joinAcrossTheBound(Duration.ofMillis(-5), Duration.ZERO,
+                new Payment("k", 0), new Order("k", 5)));
+    }
+
+    /** Sends {@code first}, moves both watermarks to 5, then sends {@code second}; @return the pairs */
+    private static List<String> joinAcrossTheBound(Duration lower, Duration upper, Ev first, Ev second) {
+        CepEngine<Ev> engine = CepEngine.<Ev>builder().shards(1).build();
+        List<String> out = new ArrayList<>();
+        engine.keyBy(Ev::id).intervalJoin(Order.class, Payment.class).between(lower, upper)
+                .<String>process((o, p, ctx, c) -> c.collect("o@" + o.ts() + " p@" + p.ts()))
+                .results((key, line, ts) -> out.add(line + " @" + ts));
+        Producer<Ev> orders = engine.newProducer();
+        Producer<Ev> payments = engine.newProducer();
+        CepTestHarness<Ev> h = CepTestHarness.start(engine);
+        Producer<Ev> firstSide = first instanceof Order ? orders : payments;
+        Producer<Ev> secondSide = first instanceof Order ? payments : orders;
+        firstSide.send(first, first.ts());
+        orders.watermark(5);
+        payments.watermark(5);
+        h.runUntilIdle();
+        secondSide.send(second, second.ts());
+        orders.watermark(Long.MAX_VALUE);
+        payments.watermark(Long.MAX_VALUE);
+        h.runUntilIdle();
+        h.close();
+        return out;
     }
 }
