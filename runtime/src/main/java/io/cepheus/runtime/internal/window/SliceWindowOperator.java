@@ -2,6 +2,7 @@ package io.cepheus.runtime.internal.window;
 
 import com.carrotsearch.hppc.IntArrayList;
 import io.cepheus.nfa.EventCodec;
+import io.cepheus.runtime.UserCodeException;
 import io.cepheus.runtime.internal.cep.KeyDictionary;
 import io.cepheus.runtime.internal.shard.GroupPrefetch;
 import io.cepheus.runtime.internal.shard.ShardOperator;
@@ -96,6 +97,12 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
     private final long g;
     private final long slicesPerWindow;
     private final long lateness;
+    /**
+     * Elements before this time are refused (as dead letters): their slice, or the first window holding it, would
+     * start before {@code Long.MIN_VALUE} (Flink computes wrapped windows there). From it on, the window
+     * arithmetic below cannot overflow downwards.
+     */
+    private final long minTimestamp;
     private KeyRelease keyRelease;
 
     private long watermark = Long.MIN_VALUE;
@@ -166,8 +173,22 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         this.g = gcd(size, slide);
         this.slicesPerWindow = size / g;
         this.lateness = spec.lateness();
+        this.minTimestamp = minTimestamp(size, g, offset);
         this.combiner = function.combiner();
         this.keyRelease = KeyRelease.unlessTimersPending(keys, timers);
+    }
+
+    /**
+     * @return the earliest element time whose slice start {@code s} (relative, a multiple of {@code g}) leaves the
+     *         first window holding it a start of at least {@code Long.MIN_VALUE}: that start is at least
+     *         {@code s - size + g}, so {@code s >= Long.MIN_VALUE + size - g} suffices
+     */
+    static long minTimestamp(long size, long g, long offset) {
+        long x = Long.MIN_VALUE + (size - g);
+        long r = Math.floorMod(x, g);
+        long firstSliceStart = r == 0 ? x : x + (g - r);
+        long t = firstSliceStart + offset;
+        return offset < 0 && t > firstSliceStart ? Long.MIN_VALUE : t; // wrapped: every time is late enough
     }
 
     private static long gcd(long a, long b) {
@@ -194,9 +215,11 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
     /** @return the end of the first window ending at or after {@code minEnd} that holds slice {@code k}, or NONE */
     private long firstWindowEnd(long k, long minEnd) {
         long sliceStart = k * g;
-        long j = Math.floorDiv(sliceStart - size, slide) + 1;
+        // floor((sliceStart - size) / slide) + 1, split so that sliceStart - size cannot overflow
+        long j = Math.floorDiv(sliceStart, slide) + Math.floorDiv(Math.floorMod(sliceStart, slide) - size, slide) + 1;
         if (minEnd != NONE) {
-            j = Math.max(j, -Math.floorDiv(size - minEnd, slide)); // ceil((minEnd - size) / slide)
+            // ceil((minEnd - size) / slide), split so that minEnd - size cannot overflow
+            j = Math.max(j, Math.floorDiv(minEnd, slide) - Math.floorDiv(size - Math.floorMod(minEnd, slide), slide));
         }
         return j * slide <= sliceStart ? j * slide + size : NONE;
     }
@@ -208,10 +231,20 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
 
     /** @return the smallest window end (relative) that has not fired at the current watermark */
     private long openEnd() {
-        if (watermark == Long.MIN_VALUE) {
-            return NONE;
+        return watermark == Long.MIN_VALUE ? NONE : firstEndAfter(watermark);
+    }
+
+    /**
+     * @return the smallest window end (relative) whose window's max timestamp is after {@code t}: NONE if every
+     *         representable one is (the relative time underflows), Long.MAX_VALUE if none is
+     */
+    private long firstEndAfter(long t) {
+        if (t >= Long.MAX_VALUE - 2 - Math.abs(offset)) {
+            return Long.MAX_VALUE;
         }
-        return watermark >= Long.MAX_VALUE - 2 - Math.abs(offset) ? Long.MAX_VALUE : watermark + 2 - offset;
+        long end = t + 2; // absolute: max timestamp end - 1 > t
+        long relative = end - offset;
+        return offset > 0 && relative > end ? NONE : relative;
     }
 
     /**
@@ -226,10 +259,10 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
             return NONE;
         }
         long w = watermark - lateness;
-        if (w > watermark || w < Long.MIN_VALUE / 2) {
+        if (w > watermark) {
             return NONE; // before any window's cleanup
         }
-        return w >= Long.MAX_VALUE - 2 - Math.abs(offset) ? Long.MAX_VALUE : w + 2 - offset;
+        return firstEndAfter(w); // alive: maxTimestamp + lateness > watermark
     }
 
     /** @return the absolute time at which every window holding slice {@code k} is past cleanup */
@@ -243,6 +276,14 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
 
     @Override
     public void processElement(Object key, T event, long timestamp) {
+        if (timestamp < minTimestamp) {
+            deadLetters++;
+            output.deadLetter(key, event, timestamp, new UserCodeException("window assigner", "window " + operatorId,
+                    key, timestamp, new IllegalArgumentException("element at " + timestamp + " is too close to"
+                            + " Long.MIN_VALUE: its first window (size " + size + " ms, slide " + slide + " ms, offset "
+                            + offset + " ms) would start before it; the earliest time taken is " + minTimestamp)));
+            return;
+        }
         long k = sliceOf(timestamp);
         long open = openEnd();
         long end = open == Long.MAX_VALUE ? NONE : firstWindowEnd(k, open);

@@ -1,0 +1,123 @@
+package io.cepheus.runtime.window;
+
+import static io.cepheus.runtime.window.WindowTestKit.Ev;
+import static io.cepheus.runtime.window.WindowTestKit.engine;
+import static io.cepheus.runtime.window.WindowTestKit.summing;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.cepheus.runtime.CepEngine;
+import io.cepheus.runtime.CepTestHarness;
+import io.cepheus.runtime.Producer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Window arithmetic on the slice operator far from the epoch, where a naive {@code start - size} overflows: near
+ * {@code Long.MIN_VALUE} an element whose windows fit in a long gets them, as on the general operator and in Flink,
+ * one whose first window would start before {@code Long.MIN_VALUE} is refused as a dead letter (never dropped
+ * silently), and lateness is judged exactly at any watermark. Found by a randomized comparison with Flink 2.3's
+ * window operator; each case runs on both operators where they must agree.
+ */
+class SliceExtremeTimestampsTest {
+
+    private static final long MIN = Long.MIN_VALUE;
+
+    /** One engine with one windowed sum, on the slice operator or (forced by a forwarding trigger) the general one. */
+    private static final class Run {
+        final CepEngine<Ev> engine = engine();
+        final List<String> out = new ArrayList<>();
+        final List<String> late = new ArrayList<>();
+        final List<String> dead = new ArrayList<>();
+        final Producer<Ev> in;
+        final CepTestHarness<Ev> h;
+
+        Run(WindowAssigner<Ev> assigner, long lateness, boolean general) {
+            var w = engine.keyBy(Ev::key).window(assigner).allowedLateness(Duration.ofMillis(lateness))
+                    .sideOutputLateData((k, e, ts) -> late.add(e.value() + "@" + ts))
+                    .deadLetters((k, e, ts, error) -> dead.add(e.value() + "@" + ts + ": " + rootMessage(error)));
+            if (general) {
+                w.trigger(ForwardingTrigger.of(EventTimeTrigger.create()));
+            }
+            w.reduce(summing()).results((k, win, r, ts) -> out.add(win + " " + r.value() + " @" + ts));
+            in = engine.newProducer();
+            h = CepTestHarness.start(engine);
+        }
+
+        Run send(long value, long ts) {
+            in.send(new Ev("k", value, ts));
+            h.runUntilIdle();
+            return this;
+        }
+
+        Run watermark(long wm) {
+            in.watermark(wm);
+            h.runUntilIdle();
+            return this;
+        }
+
+        Run close() {
+            watermark(Long.MAX_VALUE);
+            h.close();
+            return this;
+        }
+    }
+
+    private static String rootMessage(Throwable t) {
+        while (t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t.getMessage();
+    }
+
+    @Test
+    void aLateElementFarBelowZeroGoesToTheLateOutput() {
+        // window [-5000000000000000004, -4999999999999999993) is past cleanup (max 4999999999999999994 + 1 <= wm)
+        for (boolean general : new boolean[] {false, true}) {
+            Run r = new Run(TumblingEventTimeWindows.of(Duration.ofMillis(11)), 1, general)
+                    .watermark(-4_999_999_999_999_999_989L).send(5, -5_000_000_000_000_000_000L).close();
+            assertEquals(List.of("5@-5000000000000000000"), r.late, general ? "general" : "slices");
+            assertEquals(List.of(), r.out, general ? "general" : "slices");
+        }
+    }
+
+    @Test
+    void anElementNearLongMinValueGetsItsWindowWhenTheWindowFitsInALong() {
+        // multiples of 21 near MIN: MIN + 8, MIN + 29 ...; MIN + 25 lies in [MIN + 8, MIN + 29)
+        for (boolean general : new boolean[] {false, true}) {
+            Run r = new Run(TumblingEventTimeWindows.of(Duration.ofMillis(21)), 0, general).send(3, MIN + 25).close();
+            assertEquals(List.of(window(MIN + 8, MIN + 29) + " 3 @" + (MIN + 28)), r.out,
+                    general ? "general" : "slices");
+            assertEquals(List.of(), r.dead);
+        }
+    }
+
+    @Test
+    void slidingWindowsNearLongMinValueAreAllThere() {
+        // multiples of 10 near MIN: MIN + 8, MIN + 18 ...; MIN + 40 lies in the three windows of size 30 from MIN + 18
+        for (boolean general : new boolean[] {false, true}) {
+            Run r = new Run(SlidingEventTimeWindows.of(Duration.ofMillis(30), Duration.ofMillis(10)), 0, general)
+                    .send(1, MIN + 40).close();
+            assertEquals(List.of(window(MIN + 18, MIN + 48) + " 1 @" + (MIN + 47),
+                    window(MIN + 28, MIN + 58) + " 1 @" + (MIN + 57), window(MIN + 38, MIN + 68) + " 1 @" + (MIN + 67)),
+                    r.out, general ? "general" : "slices");
+        }
+    }
+
+    @Test
+    void anElementWhoseFirstWindowWouldStartBeforeLongMinValueIsADeadLetter() {
+        // MIN + 5 lies in [MIN - 13, MIN + 8): not a long
+        Run r = new Run(TumblingEventTimeWindows.of(Duration.ofMillis(21)), 0, false).send(7, MIN + 5).close();
+        assertEquals(List.of(), r.out);
+        assertEquals(1, r.dead.size());
+        assertTrue(r.dead.get(0).startsWith("7@" + (MIN + 5) + ": element at " + (MIN + 5)
+                + " is too close to Long.MIN_VALUE"), r.dead.get(0));
+        assertTrue(r.dead.get(0).endsWith("the earliest time taken is " + (MIN + 8)), r.dead.get(0));
+    }
+
+    private static String window(long start, long end) {
+        return new TimeWindow(start, end).toString();
+    }
+}
