@@ -245,7 +245,8 @@ public final class WindowedStream<T> {
             results.addShard(published);
             var output = results.<T>output(late, lateTo, dead, deadTo, shard.failures());
             if (SliceWindowOperator.supports(spec)) {
-                return new SliceWindowOperator<>(operatorId, shard.keys(), shard.timers(), spec, output, published);
+                return new SliceWindowOperator<>(operatorId, shard.keys(), shard.timers(), engine.clock(), spec, output,
+                        published);
             }
             if (SessionWindowOperator.supports(spec)) {
                 return new SessionWindowOperator<>(operatorId, shard.keys(), shard.timers(), engine.clock(), spec,

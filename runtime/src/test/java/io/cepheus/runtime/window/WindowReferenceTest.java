@@ -130,7 +130,7 @@ class WindowReferenceTest {
         long slide = assigner.equals("sliding") ? 500L * (1 + r.nextInt(4)) : size;
         String trigger = assigner.equals("global") ? "count" : r.nextInt(3) == 0 ? "count" : "default";
         String evictor = List.of("none", "none", "count", "time").get(r.nextInt(4));
-        String function = List.of("sum", "count", "list", "cogroup").get(r.nextInt(4));
+        String function = List.of("sum", "count", "list", "cogroup", "sum+process").get(r.nextInt(5));
         AccumulationMode mode = function.equals("cogroup") ? AccumulationMode.ACCUMULATING
                 : AccumulationMode.values()[r.nextInt(3)];
         long lateness = List.of(0L, 0L, 300L, 2000L).get(r.nextInt(4));
@@ -216,6 +216,10 @@ class WindowReferenceTest {
                 case "sum" -> print(w.reduce((a, b) -> new Ev(a.side(), a.key(), a.value() + b.value(), a.ts())),
                         out, e -> Long.toString(e.value()), retracting);
                 case "count" -> print(w.aggregate(new Counting()), out, String::valueOf, retracting);
+                // the sum, handed to a process function that passes it on (on the slices without lateness)
+                case "sum+process" -> print(w.<String>reduce((a, b) -> new Ev(a.side(), a.key(), a.value() + b.value(), a.ts()),
+                        (key, ctx, sums, o) -> sums.forEach(e -> o.collect(Long.toString(e.value())))), out, v -> v,
+                        retracting);
                 default -> print(w.<String>process((key, ctx, els, o) -> {
                     List<Long> values = new ArrayList<>();
                     els.forEach(e -> values.add(e.value()));
@@ -487,7 +491,8 @@ class WindowReferenceTest {
                 view.removeIf(x -> x.ts() <= max - c.evictN() * 400);
             }
             String value = switch (c.function()) {
-                case "sum" -> view.isEmpty() ? null : Long.toString(view.stream().mapToLong(Ev::value).sum());
+                case "sum", "sum+process" -> view.isEmpty() ? null
+                        : Long.toString(view.stream().mapToLong(Ev::value).sum());
                 case "count" -> Long.toString(view.size());
                 case "list" -> listText(view.stream().map(Ev::value).toList(), c.session());
                 default -> coGroupText(view.stream().filter(x -> x.side() == 'L').toList(),

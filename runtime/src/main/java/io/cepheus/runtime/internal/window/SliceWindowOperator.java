@@ -8,6 +8,7 @@ import io.cepheus.runtime.internal.shard.GroupPrefetch;
 import io.cepheus.runtime.internal.shard.ShardOperator;
 import io.cepheus.runtime.internal.timer.FiringCalendar;
 import io.cepheus.runtime.internal.timer.TimerService;
+import io.cepheus.runtime.time.Clock;
 import io.cepheus.runtime.window.AccumulationMode;
 import io.cepheus.runtime.window.EventTimeTrigger;
 import io.cepheus.runtime.window.PurgingTrigger;
@@ -104,6 +105,12 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
      */
     private final long minTimestamp;
     private KeyRelease keyRelease;
+    /**
+     * With a process function after the incremental one (no lateness: each window fires once and goes at once):
+     * what evaluates it, with its window and per-key state, as {@link WindowOperator} does; null without one.
+     */
+    private final WindowEmitter<T, ?, R> emitter;
+    private final WindowTime time;
 
     private long watermark = Long.MIN_VALUE;
     private KeySlices[] states = new KeySlices[64];
@@ -128,11 +135,11 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
      * @return whether this operator can run {@code spec}
      */
     public static boolean supports(WindowSpec<?, ?, ?> spec) {
+        boolean plain = spec.process() instanceof PassThrough;
         return (spec.assigner() instanceof TumblingEventTimeWindows || spec.assigner() instanceof SlidingEventTimeWindows)
-                && spec.evictor() == null && spec.incremental() && spec.process() instanceof PassThrough
-                && spec.accepts() == null
+                && spec.evictor() == null && spec.incremental() && spec.accepts() == null
                 && (spec.lateness() == 0 ? isDefaultTrigger(spec)
-                        : spec.lateness() > 0 && spec.trigger() instanceof EventTimeTrigger
+                        : plain && spec.lateness() > 0 && spec.trigger() instanceof EventTimeTrigger
                                 && spec.mode() == AccumulationMode.ACCUMULATING);
     }
 
@@ -145,13 +152,14 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
      * @param operatorId the operator's id on the shard
      * @param keys       the shard's key dictionary
      * @param timers     the shard's timer service (only to release keys until the shard sets the release)
+     * @param clock      the engine's clock (the processing time a process function reads)
      * @param spec       a configuration {@link #supports} accepts
      * @param output     where results and late elements go
      * @param published  counters for other threads (layout of {@link WindowOperator})
      */
-    @SuppressWarnings("unchecked")
-    public SliceWindowOperator(int operatorId, KeyDictionary keys, TimerService timers, WindowSpec<T, ?, ?> spec,
-            WindowOutput<T, R> output, AtomicLongArray published) {
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public SliceWindowOperator(int operatorId, KeyDictionary keys, TimerService timers, Clock clock,
+            WindowSpec<T, ?, ?> spec, WindowOutput<T, R> output, AtomicLongArray published) {
         if (!supports(spec)) {
             throw new IllegalArgumentException("the slice window operator cannot run " + spec);
         }
@@ -176,6 +184,8 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         this.minTimestamp = minTimestamp(size, g, offset);
         this.combiner = function.combiner();
         this.keyRelease = KeyRelease.unlessTimersPending(keys, timers);
+        this.time = spec.process() instanceof PassThrough ? null : new WindowTime(clock);
+        this.emitter = time == null ? null : new WindowEmitter<>((WindowSpec) spec, keys, output, time, null);
     }
 
     /**
@@ -207,7 +217,7 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
 
     @Override
     public boolean holds(int keyId) {
-        return keyId < states.length && states[keyId] != null;
+        return keyId < states.length && states[keyId] != null || emitter != null && emitter.hasGlobalState(keyId);
     }
 
     // ------------------------------------------------------------------ window arithmetic (relative to offset)
@@ -503,6 +513,9 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         }
         addPending(); // at the watermark they arrived under: it decides which windows they open
         watermark = newWatermark;
+        if (time != null) {
+            time.advance(newWatermark);
+        }
         return true;
     }
 
@@ -636,6 +649,10 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
             if (acc == null) {
                 return;
             }
+            if (emitter != null) {
+                emitThroughProcessFunction(keyId, start, end + offset, acc);
+                return;
+            }
             result = function.result(acc);
         } catch (RuntimeException e) {
             output.failed("window function", keys.keyOf(keyId), end + offset - 1, e);
@@ -644,6 +661,22 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         TimeWindow window = new TimeWindow(start, end + offset);
         firings++;
         output.result(keys.keyOf(keyId), window, result, window.maxTimestamp());
+    }
+
+    /**
+     * The window's one firing with a process function: evaluated as {@link WindowOperator} does, then cleared at
+     * once, as its cleanup time ({@code maxTimestamp}, no lateness) is the firing's. User code throws out of here.
+     */
+    private void emitThroughProcessFunction(int keyId, long start, long end, Object acc) {
+        TimeWindow window = new TimeWindow(start, end);
+        WindowSlot w = new WindowSlot(-1, keyId, start, end, window);
+        w.contents = acc;
+        firings++;
+        try {
+            emitter.emit(w);
+        } finally {
+            emitter.clearWindow(w); // the window goes all the same: its state must not outlive it
+        }
     }
 
     private KeySlices stateOf(int id) {
@@ -683,7 +716,7 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         published.lazySet(WindowOperator.M_ACCUMULATORS, accumulators);
         published.lazySet(WindowOperator.M_KEYS, keysWithState);
         published.lazySet(WindowOperator.M_FIRINGS, firings);
-        published.lazySet(WindowOperator.M_RESULTS, firings);
+        published.lazySet(WindowOperator.M_RESULTS, emitter == null ? firings : emitter.results());
         published.lazySet(WindowOperator.M_RETRACTIONS, 0);
         published.lazySet(WindowOperator.M_LATE, lateElements);
         published.lazySet(WindowOperator.M_TIMERS, timersPending);
