@@ -154,8 +154,8 @@ public class SliceWindowBenchmark {
                 cast(new CountSum()), new PassThrough<>(), AccumulationMode.ACCUMULATING, null);
         Sink sink = new Sink();
         KeyDictionary dictionary = new KeyDictionary();
-        SliceWindowOperator<Long, long[]> op = new SliceWindowOperator<>(0, dictionary, new TimerService(), spec,
-                sink, new AtomicLongArray(WindowOperator.METRICS));
+        SliceWindowOperator<Long, long[]> op = new SliceWindowOperator<>(0, dictionary, new TimerService(),
+                io.cepheus.runtime.time.Clock.system(), spec, sink, new AtomicLongArray(WindowOperator.METRICS));
         op.keyRelease(dictionary::release);
         for (int i = 0; i < EVENTS; i++) {
             op.processElement(keyOf[i], amounts[i], i);
