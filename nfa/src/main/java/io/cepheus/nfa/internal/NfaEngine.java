@@ -362,7 +362,9 @@ public final class NfaEngine<T> {
     public void advanceTime(NfaState nfaState, long time, MatchSink<T> sink) {
         KeyState st = own(nfaState);
         Objects.requireNonNull(sink, "sink");
-        if (time > st.currentTime) {
+        // equal times too: an event at this time may have moved a partial match into a gap that had already
+        // closed (previous + gap <= time), and Flink's operator advances to the watermark after that time's events
+        if (time >= st.currentTime) {
             st.currentTime = time;
             if (time >= st.expiresAt) {
                 RuntimeException skipFailure = expire(st, time, sink);
