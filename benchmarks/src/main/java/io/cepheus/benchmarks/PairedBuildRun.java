@@ -91,9 +91,9 @@ public final class PairedBuildRun {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         boolean elapsed = benchmark.kind.equals("threads");
         for (String line = in.readLine(); line != null && !line.equals("quit"); line = in.readLine()) {
-            long start = elapsed ? System.nanoTime() : threads.getCurrentThreadCpuTime();
+            long start = elapsed ? StopwatchClock.nanos() : threads.getCurrentThreadCpuTime();
             String result = benchmark.runOnce();
-            long nanos = (elapsed ? System.nanoTime() : threads.getCurrentThreadCpuTime()) - start;
+            long nanos = (elapsed ? StopwatchClock.nanos() : threads.getCurrentThreadCpuTime()) - start;
             System.out.printf(Locale.ROOT, "rate %.0f %s%n", benchmark.events() / (nanos / 1e9), result);
             System.out.flush();
         }
