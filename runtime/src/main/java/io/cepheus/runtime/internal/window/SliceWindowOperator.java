@@ -225,13 +225,23 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
     /** @return the end of the first window ending at or after {@code minEnd} that holds slice {@code k}, or NONE */
     private long firstWindowEnd(long k, long minEnd) {
         long sliceStart = k * g;
-        // floor((sliceStart - size) / slide) + 1, split so that sliceStart - size cannot overflow
-        long j = Math.floorDiv(sliceStart, slide) + Math.floorDiv(Math.floorMod(sliceStart, slide) - size, slide) + 1;
+        long j = floorOfMinusSize(sliceStart) + 1;
         if (minEnd != NONE) {
-            // ceil((minEnd - size) / slide), split so that minEnd - size cannot overflow
-            j = Math.max(j, Math.floorDiv(minEnd, slide) - Math.floorDiv(size - Math.floorMod(minEnd, slide), slide));
+            j = Math.max(j, ceilOfMinusSize(minEnd));
         }
         return j * slide <= sliceStart ? j * slide + size : NONE;
+    }
+
+    /** @return floor((x - size) / slide), also where {@code x - size} would overflow (x near Long.MIN_VALUE) */
+    private long floorOfMinusSize(long x) {
+        return x >= Long.MIN_VALUE + size ? Math.floorDiv(x - size, slide)
+                : Math.floorDiv(x, slide) + Math.floorDiv(Math.floorMod(x, slide) - size, slide);
+    }
+
+    /** @return ceil((x - size) / slide), also where {@code x - size} would overflow (x near Long.MIN_VALUE) */
+    private long ceilOfMinusSize(long x) {
+        return x > Long.MIN_VALUE + size ? -Math.floorDiv(size - x, slide)
+                : Math.floorDiv(x, slide) - Math.floorDiv(size - Math.floorMod(x, slide), slide);
     }
 
     /** @return the end of the last window holding slice {@code k} */
