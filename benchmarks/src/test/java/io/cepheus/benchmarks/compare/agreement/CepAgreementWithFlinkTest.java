@@ -1,0 +1,141 @@
+package io.cepheus.benchmarks.compare.agreement;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.cepheus.nfa.NfaCompiler;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.cep.nfa.compiler.NFACompiler;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Randomized agreement of the Cepheus engine with Apache Flink 2.3's own CEP operator: on seeded random patterns
+ * (every contiguity, quantifier, {@code optional}, {@code greedy}, {@code until}, groups, NOT stages, iterative
+ * conditions, windows, gaps, skip strategies, tie-break comparators, two patterns on one stream) and random
+ * out-of-order multi-key inputs with watermarks and late events, both must emit the same matches, timeouts and
+ * late events per pattern and key, each with the same timestamp.
+ *
+ * <p>Only the differences the README lists are allowed, each modelled on Flink's side rather than ignored:
+ * <ul>
+ * <li>a timed-out partial match is reported once per time advance, at the earliest of its times
+ *     ({@link CepOutputs#ofFlink});</li>
+ * <li>a {@code PREVIOUS_AND_CURRENT} gap closes when the watermark passes it, even for a quiet key: for a case
+ *     with a gap, Flink's operator may also be run with a timer after every watermark
+ *     ({@link FlinkCepReplay#run(RandomCepCase, boolean)}).</li>
+ * </ul>
+ * Cases either engine refuses to compile, cases on which Flink throws, and cases with more than
+ * {@value FlinkCepReplay#MAX_OUTPUTS} outputs are counted and skipped.
+ *
+ * <p>{@code -Dcepheus.agreement.cases=N} (default 1,500) and {@code -Dcepheus.agreement.seed=S} (the first seed,
+ * default 0) choose the cases; a failure names each differing case's seed, which
+ * {@code -Dcepheus.agreement.seed=S -Dcepheus.agreement.cases=1} replays.
+ */
+class CepAgreementWithFlinkTest {
+
+    private static final int CASES = Integer.getInteger("cepheus.agreement.cases", 1_500);
+    private static final long FIRST_SEED = Long.getLong("cepheus.agreement.seed", 0L);
+    private static final int SHOWN = 5;
+
+    @Test
+    void cepheusEmitsWhatFlinksCepOperatorEmits() {
+        int drawnOut = 0;
+        int[] refused = new int[3]; // by Cepheus only, by Flink only, by both
+        int flinkFailed = 0;
+        int tooBig = 0;
+        int same = 0;
+        int sameWithGapTimers = 0;
+        int withMatches = 0;
+        int withTimeouts = 0;
+        int withLate = 0;
+        List<String> differences = new ArrayList<>();
+        for (long seed = FIRST_SEED; seed < FIRST_SEED + CASES; seed++) {
+            RandomCepCase c = RandomCepCase.draw(seed);
+            if (c == null) {
+                drawnOut++;
+                continue;
+            }
+            int refusal = refusal(c);
+            if (refusal >= 0) {
+                refused[refusal]++;
+                if (refusal < 2) { // the compilers must refuse the same patterns
+                    differences.add(c.describe() + "    refused by " + (refusal == 0 ? "Cepheus" : "Flink")
+                            + " only\n");
+                }
+                continue;
+            }
+            CepOutputs flink;
+            CepOutputs cepheus;
+            try {
+                flink = CepOutputs.ofFlink(FlinkCepReplay.run(c, false), c.timeouts());
+                cepheus = CepOutputs.of(CepheusCepReplay.run(c), c.timeouts());
+            } catch (FlinkCepReplay.FlinkFailed e) {
+                flinkFailed++;
+                continue;
+            } catch (FlinkCepReplay.TooManyOutputs e) {
+                tooBig++;
+                continue;
+            } catch (RuntimeException e) {
+                differences.add(c.describe() + "    Cepheus threw " + e);
+                continue;
+            }
+            withMatches += cepheus.hasMatches() ? 1 : 0;
+            withTimeouts += cepheus.hasTimeouts() ? 1 : 0;
+            withLate += cepheus.hasLateEvents() ? 1 : 0;
+            if (cepheus.equals(flink)) {
+                same++;
+                continue;
+            }
+            if (c.hasGap()) {
+                CepOutputs flinkWithTimers;
+                try {
+                    flinkWithTimers = CepOutputs.ofFlink(FlinkCepReplay.run(c, true), c.timeouts());
+                } catch (FlinkCepReplay.FlinkFailed e) {
+                    flinkFailed++;
+                    continue;
+                }
+                if (cepheus.equals(flinkWithTimers)) {
+                    sameWithGapTimers++;
+                    continue;
+                }
+            }
+            differences.add(c.describe() + cepheus.diff(flink, "Cepheus", "Flink"));
+        }
+        int compared = same + sameWithGapTimers + differences.size() - refused[0] - refused[1];
+        System.out.printf("CEP agreement with Flink: %d cases from seed %d, %d compared: %d the same, %d the same"
+                + " once gaps close at watermarks, %d different; skipped: %d shapes left out, refused by Cepheus's"
+                + " compiler only %d, by Flink's only %d, by both %d, %d Flink exceptions, %d too big. Compared cases with matches %d, timeouts %d, late"
+                + " events %d%n", CASES, FIRST_SEED, compared, same, sameWithGapTimers, differences.size(), drawnOut,
+                refused[0], refused[1], refused[2], flinkFailed, tooBig, withMatches, withTimeouts, withLate);
+        if (!differences.isEmpty()) {
+            fail(differences.size() + " of " + compared + " cases differ from Flink; the first "
+                    + Math.min(SHOWN, differences.size()) + ":\n"
+                    + String.join("\n", differences.subList(0, Math.min(SHOWN, differences.size()))));
+        }
+        // the comparison says something only if the cases exercise what they are drawn for
+        assertTrue(compared >= CASES / 2, "too few cases compared: " + compared);
+        assertTrue(withMatches >= compared / 3, "too few cases with matches: " + withMatches);
+        assertTrue(withTimeouts >= compared / 10, "too few cases with timeouts: " + withTimeouts);
+        assertTrue(withLate >= compared / 10, "too few cases with late events: " + withLate);
+    }
+
+    /** @return -1 if both compilers take every pattern, else 0 (Cepheus refuses one), 1 (Flink), 2 (both) */
+    private static int refusal(RandomCepCase c) {
+        boolean cepheus = true;
+        boolean flink = true;
+        for (RandomPattern p : c.patterns()) {
+            cepheus &= compiles(() -> NfaCompiler.compile(p.cepheus()));
+            flink &= compiles(() -> NFACompiler.compileFactory(p.flink(), true));
+        }
+        return cepheus && flink ? -1 : cepheus ? 1 : flink ? 0 : 2;
+    }
+
+    private static boolean compiles(Runnable compile) {
+        try {
+            compile.run();
+            return true;
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+}

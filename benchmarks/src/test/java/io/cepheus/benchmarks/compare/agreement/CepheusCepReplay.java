@@ -1,0 +1,72 @@
+package io.cepheus.benchmarks.compare.agreement;
+
+import io.cepheus.runtime.CepEngine;
+import io.cepheus.runtime.CepTestHarness;
+import io.cepheus.runtime.KeyedStream;
+import io.cepheus.runtime.PatternStream;
+import io.cepheus.runtime.Producer;
+import io.cepheus.runtime.time.ManualClock;
+import io.cepheus.runtime.time.WatermarkStrategy;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * Replays a {@link RandomCepCase} through a Cepheus engine under {@link CepTestHarness}: all patterns on one keyed
+ * stream, the case's shards and batch size, one producer sending the events and watermarks in order, the harness
+ * draining after every item, after a random third of them, or only at the end. Used on the test's thread only.
+ */
+final class CepheusCepReplay {
+
+    private CepheusCepReplay() {
+    }
+
+    /** @return the outputs of all patterns, late events included */
+    static List<CepOutput> run(RandomCepCase c) {
+        List<CepOutput> outputs = new ArrayList<>();
+        CepEngine<AgreementEvent> engine = CepEngine.<AgreementEvent>builder().shards(c.shards()).batchSize(c.batch())
+                .clock(new ManualClock(0))
+                .watermarks(WatermarkStrategy.<AgreementEvent>noWatermarks().withTimestampAssigner((e, t) -> e.ts()))
+                .build();
+        KeyedStream<AgreementEvent> keyed = engine.keyBy(AgreementEvent::key);
+        for (int p = 0; p < c.patterns().size(); p++) {
+            int pattern = p;
+            RandomPattern spec = c.patterns().get(p);
+            PatternStream<AgreementEvent> stream = spec.byValue()
+                    ? keyed.pattern(spec.cepheus(), Comparator.comparingInt(AgreementEvent::value))
+                    : keyed.pattern(spec.cepheus());
+            stream.select((key, match, ts) -> add(outputs, new CepOutput(pattern, (Integer) key,
+                    CepOutput.Kind.MATCH, CepOutput.body(match.asMap()), ts, 0)));
+            if (c.timeouts()) {
+                stream.timeouts((key, match, ts) -> add(outputs, new CepOutput(pattern, (Integer) key,
+                        CepOutput.Kind.TIMEOUT, CepOutput.body(match.asMap()), ts, 0)));
+            }
+            stream.lateEvents((key, event, ts) -> add(outputs, new CepOutput(pattern, (Integer) key,
+                    CepOutput.Kind.LATE, Integer.toString(event.id()), ts, 0)));
+        }
+        Producer<AgreementEvent> producer = engine.newProducer();
+        CepTestHarness<AgreementEvent> harness = CepTestHarness.start(engine);
+        Random drains = new Random(c.seed() * 31 + 7);
+        for (RandomCepCase.Item item : c.input()) {
+            if (item.isWatermark()) {
+                producer.watermark(item.watermark());
+            } else {
+                producer.send(item.event());
+            }
+            if (c.drain() == 0 || c.drain() == 1 && drains.nextInt(3) == 0) {
+                harness.runUntilIdle();
+            }
+        }
+        harness.runUntilIdle();
+        harness.close();
+        return outputs;
+    }
+
+    private static void add(List<CepOutput> outputs, CepOutput output) {
+        outputs.add(output);
+        if (outputs.size() > FlinkCepReplay.MAX_OUTPUTS) {
+            throw new FlinkCepReplay.TooManyOutputs();
+        }
+    }
+}

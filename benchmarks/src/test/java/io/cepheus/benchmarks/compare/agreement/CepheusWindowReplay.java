@@ -1,0 +1,149 @@
+package io.cepheus.benchmarks.compare.agreement;
+
+import io.cepheus.runtime.CepEngine;
+import io.cepheus.runtime.CepTestHarness;
+import io.cepheus.runtime.Producer;
+import io.cepheus.runtime.WindowedStream;
+import io.cepheus.runtime.window.AccumulationMode;
+import io.cepheus.runtime.window.AggregateFunction;
+import io.cepheus.runtime.window.ContinuousEventTimeTrigger;
+import io.cepheus.runtime.window.CountEvictor;
+import io.cepheus.runtime.window.CountTrigger;
+import io.cepheus.runtime.window.DeltaEvictor;
+import io.cepheus.runtime.window.EventTimeSessionWindows;
+import io.cepheus.runtime.window.EventTimeTrigger;
+import io.cepheus.runtime.window.GlobalWindows;
+import io.cepheus.runtime.window.PurgingTrigger;
+import io.cepheus.runtime.window.SlidingEventTimeWindows;
+import io.cepheus.runtime.window.TimeEvictor;
+import io.cepheus.runtime.window.TimeWindow;
+import io.cepheus.runtime.window.Trigger;
+import io.cepheus.runtime.window.TumblingEventTimeWindows;
+import io.cepheus.runtime.window.Window;
+import io.cepheus.runtime.window.WindowAssigner;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Replays a {@link RandomWindowCase} through a Cepheus engine (one shard, {@link CepTestHarness} draining after
+ * every input item), in the same output form as {@link FlinkWindowReplay}. Used on the test's thread.
+ */
+final class CepheusWindowReplay {
+
+    private CepheusWindowReplay() {
+    }
+
+    /** @return per input item, the outputs it caused; a last group {@code ERROR ...} if the engine failed */
+    static List<List<String>> run(RandomWindowCase c) {
+        List<List<String>> groups = new ArrayList<>();
+        List<String> out = new ArrayList<>();
+        CepEngine<WindowElement> engine = CepEngine.<WindowElement>builder().shards(1).flushOnClose(false).build();
+        WindowedStream<WindowElement> windowed = engine.keyBy(WindowElement::key).window(assigner(c));
+        Trigger<WindowElement> trigger = switch (c.trigger()) {
+            case "count" -> CountTrigger.of(c.triggerN());
+            case "cont" -> ContinuousEventTimeTrigger.of(Duration.ofMillis(c.triggerN()));
+            default -> null;
+        };
+        if (c.purging().equals("trigger")) {
+            trigger = PurgingTrigger.of(trigger != null ? trigger : EventTimeTrigger.create());
+        } else if (c.purging().equals("mode")) {
+            windowed.accumulationMode(AccumulationMode.DISCARDING);
+        }
+        if (trigger != null) {
+            windowed.trigger(trigger);
+        }
+        if (c.lateness() > 0) {
+            windowed.allowedLateness(Duration.ofMillis(c.lateness()));
+        }
+        windowed.sideOutputLateData((k, e, ts) -> out.add(FlinkWindowReplay.late(e)));
+        switch (c.evictor()) {
+            case "count" -> windowed.evictor(CountEvictor.of(c.evictorN(), c.evictAfter()));
+            case "time" -> windowed.evictor(TimeEvictor.of(Duration.ofMillis(c.evictorN()), c.evictAfter()));
+            case "delta" -> windowed.evictor(DeltaEvictor.of((double) c.evictorN(),
+                    (WindowElement x, WindowElement y) -> Math.abs(x.value() - y.value()), c.evictAfter()));
+            default -> {
+            }
+        }
+        switch (c.function()) {
+            case "sum" -> windowed.reduce((a, b) -> new WindowElement(a.key(), a.value() + b.value(), a.ts(), a.id()))
+                    .results((k, w, v, ts) -> out.add(label(k, w, FlinkWindowReplay.result(v, false), ts)));
+            case "concat" -> windowed.reduce((a, b) -> new WindowElement(a.key(), 0, a.ts(), a.id() + "." + b.id()))
+                    .results((k, w, v, ts) -> out.add(label(k, w, FlinkWindowReplay.result(v, true), ts)));
+            case "agg" -> windowed.aggregate(new CountSum())
+                    .results((k, w, v, ts) -> out.add(label(k, w, v, ts)));
+            default -> windowed.<String>process((key, ctx, elements, o) -> o.collect("WIN k" + key + " "
+                    + window(ctx.window()) + " " + FlinkWindowReplay.sortedValues(elements)))
+                    .results((k, w, v, ts) -> out.add(v + " @" + ts));
+        }
+        Producer<WindowElement> producer = engine.newProducer();
+        CepTestHarness<WindowElement> harness = CepTestHarness.start(engine);
+        try {
+            for (Object item : c.input()) {
+                if (item instanceof WindowElement e) {
+                    producer.send(e, e.ts());
+                } else {
+                    producer.watermark((Long) item);
+                }
+                harness.runUntilIdle();
+                groups.add(new ArrayList<>(out));
+                out.clear();
+            }
+            engine.failure().ifPresent(f -> groups.add(List.of("ERROR " + f)));
+        } catch (RuntimeException ex) {
+            groups.add(List.of("ERROR " + ex));
+        } finally {
+            harness.close();
+        }
+        return groups;
+    }
+
+    private static String label(Object key, Window w, String result, long ts) {
+        return "WIN k" + key + " " + window(w) + " " + result + " @" + ts;
+    }
+
+    private static String window(Window w) {
+        return w instanceof TimeWindow t ? "[" + t.start() + "," + t.end() + ")" : "global";
+    }
+
+    private static WindowAssigner<WindowElement> assigner(RandomWindowCase c) {
+        Duration size = Duration.ofMillis(c.size());
+        return switch (c.assigner()) {
+            case "tumbling" -> c.hasOffset() ? TumblingEventTimeWindows.of(size, Duration.ofMillis(c.offset()))
+                    : TumblingEventTimeWindows.of(size);
+            case "sliding" -> c.hasOffset()
+                    ? SlidingEventTimeWindows.of(size, Duration.ofMillis(c.slide()), Duration.ofMillis(c.offset()))
+                    : SlidingEventTimeWindows.of(size, Duration.ofMillis(c.slide()));
+            case "session" -> EventTimeSessionWindows.withGap(size);
+            case "dynsession" -> EventTimeSessionWindows.withDynamicGap(c::dynamicGap);
+            default -> GlobalWindows.create();
+        };
+    }
+
+    /** Count and sum, as an aggregate (the same as Flink's side). */
+    static final class CountSum implements AggregateFunction<WindowElement, long[], String> {
+        @Override
+        public long[] createAccumulator() {
+            return new long[2];
+        }
+
+        @Override
+        public long[] add(WindowElement v, long[] acc) {
+            acc[0]++;
+            acc[1] += v.value();
+            return acc;
+        }
+
+        @Override
+        public String getResult(long[] acc) {
+            return acc[0] + "/" + acc[1];
+        }
+
+        @Override
+        public long[] merge(long[] a, long[] b) {
+            a[0] += b[0];
+            a[1] += b[1];
+            return a;
+        }
+    }
+}
