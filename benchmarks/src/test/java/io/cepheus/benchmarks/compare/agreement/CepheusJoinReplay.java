@@ -1,0 +1,143 @@
+package io.cepheus.benchmarks.compare.agreement;
+
+import io.cepheus.runtime.CepEngine;
+import io.cepheus.runtime.CepTestHarness;
+import io.cepheus.runtime.IntervalJoin;
+import io.cepheus.runtime.Producer;
+import io.cepheus.runtime.window.ContinuousEventTimeTrigger;
+import io.cepheus.runtime.window.CountTrigger;
+import io.cepheus.runtime.window.EventTimeSessionWindows;
+import io.cepheus.runtime.window.PurgingTrigger;
+import io.cepheus.runtime.window.SlidingEventTimeWindows;
+import io.cepheus.runtime.window.Trigger;
+import io.cepheus.runtime.window.TumblingEventTimeWindows;
+import io.cepheus.runtime.window.WindowAssigner;
+import java.time.Duration;
+import java.util.function.Function;
+
+/**
+ * Replays a {@link RandomJoinCase} through a Cepheus engine: one keyed stream of both sides' elements (a side
+ * selector picks each side), one producer per side, {@link CepTestHarness} draining after every input item; the
+ * case's shard count. Outputs in {@link FlinkJoinReplay}'s form. Used on the test's thread.
+ */
+final class CepheusJoinReplay {
+
+    private static final Function<String, String> LEFT = e -> e.charAt(1) == 'L' ? e : null;
+    private static final Function<String, String> RIGHT = e -> e.charAt(1) == 'R' ? e : null;
+
+    private CepheusJoinReplay() {
+    }
+
+    static JoinOutputs intervalJoin(RandomJoinCase c) {
+        JoinOutputs o = new JoinOutputs();
+        int[] item = {0};
+        CepEngine<String> engine = CepEngine.<String>builder().shards(c.shards()).inboxCapacity(4096).build();
+        try {
+            IntervalJoin<String, String, String> join = engine.keyBy(RandomJoinCase::keyOf).intervalJoin(LEFT, RIGHT);
+            join.between(Duration.ofMillis(c.lower()), Duration.ofMillis(c.upper()));
+            if (c.lowerExclusive()) {
+                join.lowerBoundExclusive();
+            }
+            if (c.upperExclusive()) {
+                join.upperBoundExclusive();
+            }
+            join.<String>process((l, r, ctx, out) -> {
+                if (ctx.leftTimestamp() != RandomJoinCase.timeOf(l) || ctx.rightTimestamp() != RandomJoinCase.timeOf(r)
+                        || ctx.timestamp() != Math.max(ctx.leftTimestamp(), ctx.rightTimestamp())) {
+                    o.add(item[0], "WRONG CONTEXT " + l + " " + r + ": " + ctx.leftTimestamp() + " "
+                            + ctx.rightTimestamp() + " " + ctx.timestamp());
+                }
+                out.collect(l + " " + r);
+            })
+                    .results((k, joined, ts) -> o.add(item[0], "PAIR " + JoinOutputs.pair(joined) + " @" + ts))
+                    .lateLeft((k, e, ts) -> o.add(item[0], "LATE L:" + e))
+                    .lateRight((k, e, ts) -> o.add(item[0], "LATE R:" + e));
+        } catch (IllegalArgumentException e) {
+            o.refuse("bounds");
+            return o;
+        }
+        feed(c, engine, item);
+        return o;
+    }
+
+    static JoinOutputs windowJoin(RandomJoinCase c) {
+        JoinOutputs o = new JoinOutputs();
+        int[] item = {0};
+        CepEngine<String> engine = CepEngine.<String>builder().shards(c.shards()).inboxCapacity(4096).build();
+        try {
+            Trigger<String> trigger = trigger(c);
+            if (c.family().equals("wj")) {
+                var windowed = engine.keyBy(RandomJoinCase::keyOf).join(LEFT, RIGHT).window(assigner(c));
+                if (trigger != null) {
+                    windowed.trigger(trigger);
+                }
+                windowed.allowedLateness(Duration.ofMillis(c.lateness()))
+                        .sideOutputLateData((k, e, ts) -> o.add(item[0], "LATE " + e))
+                        .apply((String l, String r) -> l + " " + r)
+                        .results((k, w, joined, ts) -> o.add(item[0], "PAIR " + JoinOutputs.pair(joined) + " @" + ts));
+            } else {
+                var windowed = engine.keyBy(RandomJoinCase::keyOf).coGroup(LEFT, RIGHT).window(assigner(c));
+                if (trigger != null) {
+                    windowed.trigger(trigger);
+                }
+                windowed.allowedLateness(Duration.ofMillis(c.lateness()))
+                        .sideOutputLateData((k, e, ts) -> o.add(item[0], "LATE " + e))
+                        .<String>apply((lefts, rights, out) -> out.collect(FlinkJoinReplay.coGroupText(lefts, rights)))
+                        .results((k, w, text, ts) -> o.add(item[0], text + " @" + ts));
+            }
+        } catch (IllegalArgumentException e) {
+            o.refuse("window");
+            return o;
+        }
+        feed(c, engine, item);
+        return o;
+    }
+
+    private static void feed(RandomJoinCase c, CepEngine<String> engine, int[] item) {
+        Producer<String> left = engine.newProducer();
+        Producer<String> right = engine.newProducer();
+        CepTestHarness<String> harness = CepTestHarness.start(engine);
+        try {
+            for (int i = 0; i <= c.input().size(); i++) {
+                item[0] = i;
+                if (i == c.input().size()) {
+                    left.watermark(Long.MAX_VALUE);
+                    right.watermark(Long.MAX_VALUE);
+                } else {
+                    RandomJoinCase.Item t = c.input().get(i);
+                    if (!t.isWatermark()) {
+                        (t.side() == 'L' ? left : right).send(t.element(), t.ts());
+                    } else {
+                        if (t.side() != 'R') {
+                            left.watermark(t.ts());
+                        }
+                        if (t.side() != 'L') {
+                            right.watermark(t.ts());
+                        }
+                    }
+                }
+                harness.runUntilIdle();
+            }
+        } finally {
+            harness.close();
+        }
+    }
+
+    private static WindowAssigner<String> assigner(RandomJoinCase c) {
+        return switch (c.assigner()) {
+            case "tumbling" -> TumblingEventTimeWindows.of(Duration.ofMillis(c.size()), Duration.ofMillis(c.offset()));
+            case "sliding" -> SlidingEventTimeWindows.of(Duration.ofMillis(c.size()), Duration.ofMillis(c.slide()),
+                    Duration.ofMillis(c.offset()));
+            default -> EventTimeSessionWindows.withGap(Duration.ofMillis(c.gap()));
+        };
+    }
+
+    private static Trigger<String> trigger(RandomJoinCase c) {
+        return switch (c.trigger()) {
+            case "count" -> CountTrigger.of(c.triggerN());
+            case "purgecount" -> PurgingTrigger.of(CountTrigger.of(c.triggerN()));
+            case "cont" -> ContinuousEventTimeTrigger.of(Duration.ofMillis(c.triggerN()));
+            default -> null;
+        };
+    }
+}

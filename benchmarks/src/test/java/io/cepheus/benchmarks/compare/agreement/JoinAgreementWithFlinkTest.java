@@ -1,0 +1,80 @@
+package io.cepheus.benchmarks.compare.agreement;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Randomized agreement of Cepheus's joins with Apache Flink 2.3's own operators ({@link RandomJoinCase}): after
+ * each input item both must have emitted the same pairs (coGroups) with the same timestamps; for interval joins
+ * also the same late elements, and a bound both refuse. The one documented difference (README: an interval join
+ * keeps an element until the watermark passes its bound, Flink drops it when the watermark reaches it) is allowed
+ * only where it explains the whole difference: each engine's output equals {@link IntervalJoinModel} under its own
+ * rule.
+ *
+ * <p>{@code -Dcepheus.agreement.cases=N} (default 1,500, a third per family) and {@code -Dcepheus.agreement.seed=S}
+ * choose the cases; a failure names each differing case's seed.
+ */
+class JoinAgreementWithFlinkTest {
+
+    private static final int CASES = Integer.getInteger("cepheus.agreement.cases", 1_500) / 3;
+    private static final long FIRST_SEED = Long.getLong("cepheus.agreement.seed", 0L);
+    private static final int SHOWN = 5;
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"ij", "wj", "cg"})
+    void cepheusEmitsWhatFlinksJoinOperatorsEmit(String family) throws Exception {
+        boolean interval = family.equals("ij");
+        int same = 0;
+        int boundary = 0;
+        int refused = 0;
+        int withOutput = 0;
+        int withLate = 0;
+        List<String> differences = new ArrayList<>();
+        for (long seed = FIRST_SEED; seed < FIRST_SEED + CASES; seed++) {
+            RandomJoinCase c = RandomJoinCase.draw(seed, family);
+            JoinOutputs flink = interval ? FlinkJoinReplay.intervalJoin(c) : FlinkJoinReplay.windowJoin(c);
+            JoinOutputs cepheus = interval ? CepheusJoinReplay.intervalJoin(c) : CepheusJoinReplay.windowJoin(c);
+            if (flink.error() != null || cepheus.error() != null) {
+                if (Objects.equals(flink.error(), cepheus.error())) {
+                    refused++;
+                } else {
+                    differences.add(c + "\n    Flink:   " + flink + "\n    Cepheus: " + cepheus);
+                }
+                continue;
+            }
+            // window joins: Flink's join API has no late output, so late elements are not compared
+            if (flink.multiset(true, interval).equals(cepheus.multiset(true, interval))) {
+                same++;
+                withOutput += flink.multiset(false, false).isEmpty() ? 0 : 1;
+                withLate += cepheus.multiset(false, true).keySet().stream().anyMatch(s -> s.contains("LATE")) ? 1 : 0;
+                continue;
+            }
+            if (interval
+                    && IntervalJoinModel.run(c, false).multiset(false, true).equals(flink.multiset(false, true))
+                    && IntervalJoinModel.run(c, true).multiset(false, true).equals(cepheus.multiset(false, true))) {
+                boundary++;
+                continue;
+            }
+            differences.add(c + "\n    Flink:   " + flink + "\n    Cepheus: " + cepheus);
+        }
+        int compared = same + boundary + differences.size();
+        System.out.printf("%s agreement with Flink: %d cases from seed %d: %d the same, %d differing only by the"
+                + " documented cleanup boundary, %d refused by both, %d different. Same cases with output %d, with"
+                + " late elements %d%n", family, CASES, FIRST_SEED, same, boundary, refused, differences.size(),
+                withOutput, withLate);
+        if (!differences.isEmpty()) {
+            fail(differences.size() + " of " + compared + " " + family + " cases differ from Flink; the first "
+                    + Math.min(SHOWN, differences.size()) + ":\n"
+                    + String.join("\n", differences.subList(0, Math.min(SHOWN, differences.size()))));
+        }
+        assertTrue(same >= compared / 2, "too few cases the same: " + same + " of " + compared);
+        assertTrue(withOutput >= same / 2, "too few cases with output: " + withOutput);
+        assertTrue(withLate >= same / 10, "too few cases with late elements: " + withLate);
+    }
+}
