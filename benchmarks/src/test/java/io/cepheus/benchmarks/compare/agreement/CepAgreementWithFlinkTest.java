@@ -119,6 +119,66 @@ class CepAgreementWithFlinkTest {
         assertTrue(withLate >= compared / 10, "too few cases with late events: " + withLate);
     }
 
+    /**
+     * Processing time ({@code inProcessingTime()} against Flink's operator in processing time), on the same cases:
+     * each item arrives when the clock reaches its time, and both emit the same matches and timeouts. Allowed
+     * differences, from the README: cases with a {@code PREVIOUS_AND_CURRENT} gap are left out (Flink sets no timer
+     * for a gap), and a match that a closing window may release (a trailing {@code notFollowedBy}, a match
+     * held for a skip strategy) is compared without its timestamp (Cepheus releases it when the clock reaches the
+     * window's end, stamped then; Flink's processing-time timer is 1 ms later).
+     */
+    @Test
+    void inProcessingTimeCepheusEmitsWhatFlinksCepOperatorEmits() {
+        int compared = 0;
+        int gaps = 0;
+        int skipped = 0;
+        int withMatches = 0;
+        int sortedByValue = 0;
+        List<String> differences = new ArrayList<>();
+        for (long seed = FIRST_SEED; seed < FIRST_SEED + CASES; seed++) {
+            RandomCepCase c = RandomCepCase.draw(seed);
+            if (c == null || refusal(c) >= 0) {
+                skipped++;
+                continue;
+            }
+            if (c.hasGap()) {
+                gaps++;
+                continue;
+            }
+            CepOutputs flink;
+            CepOutputs cepheus;
+            try {
+                flink = CepOutputs.ofFlink(FlinkCepReplay.runInProcessingTime(c), c.timeouts())
+                        .withoutReleaseTimes(c);
+                cepheus = CepOutputs.of(CepheusCepReplay.runInProcessingTime(c), c.timeouts())
+                        .withoutReleaseTimes(c);
+            } catch (FlinkCepReplay.FlinkFailed | FlinkCepReplay.TooManyOutputs e) {
+                skipped++;
+                continue;
+            } catch (RuntimeException e) {
+                differences.add(c.describe() + "    Cepheus threw " + e);
+                continue;
+            }
+            compared++;
+            withMatches += cepheus.hasMatches() ? 1 : 0;
+            sortedByValue += c.patterns().stream().anyMatch(RandomPattern::byValue) ? 1 : 0;
+            if (!cepheus.equals(flink)) {
+                differences.add(c.describe() + cepheus.diff(flink, "Cepheus", "Flink"));
+            }
+        }
+        System.out.printf("CEP agreement with Flink in processing time: %d cases from seed %d, %d compared"
+                + " (%d with a tie-breaker), %d different; left out: %d with a gap, %d skipped. Compared cases with"
+                + " matches %d%n", CASES, FIRST_SEED, compared, sortedByValue, differences.size(), gaps, skipped,
+                withMatches);
+        if (!differences.isEmpty()) {
+            fail(differences.size() + " of " + compared + " cases differ from Flink in processing time; the first "
+                    + Math.min(SHOWN, differences.size()) + ":\n"
+                    + String.join("\n", differences.subList(0, Math.min(SHOWN, differences.size()))));
+        }
+        assertTrue(compared >= CASES / 2, "too few cases compared: " + compared);
+        assertTrue(withMatches >= compared / 3, "too few cases with matches: " + withMatches);
+    }
+
     /** @return -1 if both compilers take every pattern, else 0 (Cepheus refuses one), 1 (Flink), 2 (both) */
     private static int refusal(RandomCepCase c) {
         boolean cepheus = true;

@@ -24,9 +24,25 @@ final class CepheusCepReplay {
 
     /** @return the outputs of all patterns, late events included */
     static List<CepOutput> run(RandomCepCase c) {
+        return run(c, false);
+    }
+
+    /**
+     * Processing time: every pattern {@code inProcessingTime()}, the engine's manual clock moved to each item's
+     * {@link RandomCepCase#processingTimes() processing time} (and the shards run) before the item is sent; a
+     * watermark item only moves the clock.
+     *
+     * @return the outputs of all patterns
+     */
+    static List<CepOutput> runInProcessingTime(RandomCepCase c) {
+        return run(c, true);
+    }
+
+    private static List<CepOutput> run(RandomCepCase c, boolean processingTime) {
         List<CepOutput> outputs = new ArrayList<>();
+        ManualClock clock = new ManualClock(0);
         CepEngine<AgreementEvent> engine = CepEngine.<AgreementEvent>builder().shards(c.shards()).batchSize(c.batch())
-                .clock(new ManualClock(0))
+                .clock(clock)
                 .watermarks(WatermarkStrategy.<AgreementEvent>noWatermarks().withTimestampAssigner((e, t) -> e.ts()))
                 .build();
         KeyedStream<AgreementEvent> keyed = engine.keyBy(AgreementEvent::key);
@@ -36,6 +52,9 @@ final class CepheusCepReplay {
             PatternStream<AgreementEvent> stream = spec.byValue()
                     ? keyed.pattern(spec.cepheus(), Comparator.comparingInt(AgreementEvent::value))
                     : keyed.pattern(spec.cepheus());
+            if (processingTime) {
+                stream.inProcessingTime();
+            }
             stream.select((key, match, ts) -> add(outputs, new CepOutput(pattern, (Integer) key,
                     CepOutput.Kind.MATCH, CepOutput.body(match.asMap()), ts, 0)));
             if (c.timeouts()) {
@@ -48,13 +67,22 @@ final class CepheusCepReplay {
         Producer<AgreementEvent> producer = engine.newProducer();
         CepTestHarness<AgreementEvent> harness = CepTestHarness.start(engine);
         Random drains = new Random(c.seed() * 31 + 7);
-        for (RandomCepCase.Item item : c.input()) {
+        long[] times = c.processingTimes();
+        for (int i = 0; i < c.input().size(); i++) {
+            RandomCepCase.Item item = c.input().get(i);
+            if (processingTime) {
+                clock.set(times[i]);
+                harness.runUntilIdle(); // what is due by now fires before the item arrives, as in Flink's harness
+                if (item.isWatermark()) {
+                    continue;
+                }
+            }
             if (item.isWatermark()) {
                 producer.watermark(item.watermark());
             } else {
                 producer.send(item.event());
             }
-            if (c.drain() == 0 || c.drain() == 1 && drains.nextInt(3) == 0) {
+            if (processingTime || c.drain() == 0 || c.drain() == 1 && drains.nextInt(3) == 0) {
                 harness.runUntilIdle();
             }
         }

@@ -99,6 +99,54 @@ final class FlinkCepReplay {
         return outputs;
     }
 
+    /**
+     * Processing time: Flink's operator in processing time, its clock moved to each item's
+     * {@link RandomCepCase#processingTimes() processing time} before the item (a watermark item only moves the
+     * clock).
+     *
+     * @return the outputs of all patterns
+     * @throws FlinkFailed if Flink threw
+     */
+    static List<CepOutput> runInProcessingTime(RandomCepCase c) throws FlinkFailed {
+        List<CepOutput> outputs = new ArrayList<>();
+        TypeSerializer<AgreementEvent> serializer = TypeInformation.of(AgreementEvent.class)
+                .createSerializer(new SerializerConfigImpl());
+        long[] times = c.processingTimes();
+        for (int p = 0; p < c.patterns().size(); p++) {
+            RandomPattern spec = c.patterns().get(p);
+            Pattern<AgreementEvent, AgreementEvent> pattern = spec.flink();
+            long[] advances = new long[1];
+            Recorder function = c.timeouts() ? new RecorderWithTimeouts(p, advances, outputs)
+                    : new Recorder(p, advances, outputs);
+            CepOperator<AgreementEvent, Integer, Void> operator = new CepOperator<>(serializer, true,
+                    new CountingNfaFactory(pattern, spec, c.timeouts(), advances),
+                    spec.byValue() ? new ByValue() : null, pattern.getAfterMatchSkipStrategy(), function, null);
+            try {
+                KeyedOneInputStreamOperatorTestHarness<Integer, AgreementEvent, Void> harness =
+                        new KeyedOneInputStreamOperatorTestHarness<>(operator, AgreementEvent::key, Types.INT);
+                try {
+                    harness.setStateBackend(new HashMapStateBackend());
+                    harness.open();
+                    harness.setProcessingTime(0);
+                    for (int i = 0; i < c.input().size(); i++) {
+                        harness.setProcessingTime(times[i]);
+                        RandomCepCase.Item item = c.input().get(i);
+                        if (!item.isWatermark()) {
+                            harness.processElement(new StreamRecord<>(item.event(), item.event().ts()));
+                        }
+                    }
+                } finally {
+                    harness.close();
+                }
+            } catch (TooManyOutputs e) {
+                throw e;
+            } catch (Exception e) {
+                throw new FlinkFailed(e);
+            }
+        }
+        return outputs;
+    }
+
     private static void runPattern(RandomCepCase c, int p, TypeSerializer<AgreementEvent> serializer,
             boolean timerAtEveryWatermark, List<CepOutput> outputs) throws Exception {
         RandomPattern spec = c.patterns().get(p);

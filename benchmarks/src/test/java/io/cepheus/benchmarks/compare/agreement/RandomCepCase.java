@@ -95,6 +95,24 @@ record RandomCepCase(long seed, List<RandomPattern> patterns, List<Item> input, 
         return new RandomCepCase(seed, List.copyOf(patterns), List.copyOf(input), shards, batch, drain, timeouts);
     }
 
+    /**
+     * For the processing-time runs: the clock time at which each input item arrives, the running maximum of the
+     * events' timestamps and the watermarks' values (the last, {@code Long.MAX_VALUE}, becomes 1,000 ms after
+     * the time before it, so that everything pending is due).
+     */
+    long[] processingTimes() {
+        long[] times = new long[input.size()];
+        long now = 0;
+        for (int i = 0; i < times.length; i++) {
+            Item item = input.get(i);
+            long t = !item.isWatermark() ? item.event().ts()
+                    : item.watermark() == Long.MAX_VALUE ? now + 1_000 : item.watermark();
+            now = Math.max(now, t);
+            times[i] = now;
+        }
+        return times;
+    }
+
     /** @return whether a pattern has a {@code PREVIOUS_AND_CURRENT} gap */
     boolean hasGap() {
         return patterns.stream().anyMatch(p -> p.gapMs() > 0);

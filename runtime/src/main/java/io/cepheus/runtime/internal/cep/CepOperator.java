@@ -98,6 +98,11 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
     private final Emitter emitter = new Emitter();
     /** Null in event time; in processing time, the clock whose time stamps events on arrival. */
     private io.cepheus.runtime.time.Clock processingClock;
+    /**
+     * Whether events of equal timestamp are ordered by a tie-breaker: in processing time, events that arrive in
+     * the same millisecond then wait in the buffer until the clock has passed it, and are matched sorted.
+     */
+    private final boolean tieBreaking;
     private long processingTime = Long.MIN_VALUE;
 
     private NfaState[] states = new NfaState[64];
@@ -151,6 +156,7 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
         this.keys = keys;
         this.timers = timers;
         this.buffer = new EventTimeBuffer<>(tieBreaker);
+        this.tieBreaking = tieBreaker != null;
         this.output = output;
         // alone on its dictionary: forget a key once nothing (timers of any operator included) is pending
         this.keyRelease = KeyRelease.unlessTimersPending(keys, timers);
@@ -168,8 +174,10 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
     /**
      * Switches this operator to processing time (setup, before events flow): events are matched as they
      * arrive, stamped with {@code clock}'s time (never going back), windows are measured on that clock, and
-     * timeouts fire from processing-time timers ({@link #onProcessingTime}); watermarks are ignored and no event
-     * is late.
+     * timeouts fire from processing-time timers ({@link #onProcessingTimer}); watermarks are ignored and no event
+     * is late. With a tie-breaker, as in Flink, the events that arrive in one millisecond are matched once the
+     * clock has passed it, sorted by the tie-breaker (equal ones in arrival order), each stamped with its
+     * arrival time.
      */
     public void inProcessingTime(io.cepheus.runtime.time.Clock clock) {
         this.processingClock = java.util.Objects.requireNonNull(clock, "clock");
@@ -224,6 +232,11 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
         if (processingClock != null) {
             processingTime = Math.max(processingTime, processingClock.millis());
             int id = keys.idOf(key);
+            if (tieBreaking) {
+                buffer.add(id, event, processingTime);
+                releaseArrivalsAt(id, processingTime + 1);
+                return;
+            }
             if (ignoredWithoutState(id, event)) {
                 keyRelease.idle(id);
                 return;
@@ -313,13 +326,48 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
      */
     @Override
     public void onProcessingTimer(int id, long namespace, long timestamp, long now) {
-        if (id >= states.length || states[id] == null || !processingExpiryTimer.fired(id, timestamp)) {
+        if (!processingExpiryTimer.fired(id, timestamp)) {
             return;
         }
         processingTime = Math.max(processingTime, now);
-        emitter.set(id, processingTime);
-        matcher.advanceTime(states[id], processingTime, emitter);
-        settle(id);
+        if (tieBreaking) {
+            matchArrivalsBefore(processingTime);
+        }
+        if (id < states.length && states[id] != null) {
+            emitter.set(id, processingTime);
+            matcher.advanceTime(states[id], processingTime, emitter);
+            settle(id);
+        } else if (buffer.bufferedFor(id) > 0) {
+            releaseArrivalsAt(id, processingTime + 1);
+        } else if (keys.keyAt(id) != null) { // (matching its arrivals may have freed it already)
+            keyRelease.idle(id);
+        }
+    }
+
+    /**
+     * Processing time with a tie-breaker: matches every buffered arrival of a millisecond before {@code now}, in
+     * (arrival time, tie-breaker, arrival) order as Flink's operator does at its timer for that millisecond, then
+     * advances the keys that received some to {@code now}.
+     */
+    private void matchArrivalsBefore(long now) {
+        openRound();
+        readingAhead = false;
+        buffer.releaseUpTo(now - 1, this::match, null);
+        for (int i = 0; i < touchedCount; i++) {
+            int id = touched[i];
+            emitter.set(id, now);
+            matcher.advanceTime(states[id], now, emitter);
+            settle(id);
+        }
+        touchedCount = 0;
+    }
+
+    /** Processing time with a tie-breaker: the key's timer fires by {@code time}, to match its arrivals. */
+    private void releaseArrivalsAt(int id, long time) {
+        long at = processingExpiryTimer.at(id);
+        if (at == KeyTimer.NONE || at > time) {
+            processingExpiryTimer.moveTo(id, time);
+        }
     }
 
     /**
@@ -455,6 +503,9 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
     private void settle(int id) {
         NfaState state = states[id];
         long due = state.expiryTime(); // Long.MAX_VALUE: nothing can expire
+        if (tieBreaking && processingExpiryTimer != null && buffer.bufferedFor(id) > 0) {
+            due = Math.min(due, processingTime + 1); // its arrivals of this millisecond are matched then
+        }
         boolean expiryPending;
         if (processingExpiryTimer == null) {
             if (due == Long.MAX_VALUE) {
@@ -594,7 +645,11 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
         for (int i = 0; i < buffered; i++) {
             Object key = keyCodec.read(in);
             long ts = in.readLong();
-            buffer.add(keys.idOf(key), events.read(in), ts);
+            int id = keys.idOf(key);
+            buffer.add(id, events.read(in), ts);
+            if (processingExpiryTimer != null) {
+                releaseArrivalsAt(id, ts + 1);
+            }
         }
     }
 
