@@ -121,15 +121,18 @@ class CepAgreementWithFlinkTest {
 
     /**
      * Processing time ({@code inProcessingTime()} against Flink's operator in processing time), on the same cases:
-     * each item arrives when the clock reaches its time, and both emit the same matches and timeouts. Allowed
-     * differences, from the README: cases with a {@code PREVIOUS_AND_CURRENT} gap are left out (Flink sets no timer
-     * for a gap), and a match that a closing window may release (a trailing {@code notFollowedBy}, a match
-     * held for a skip strategy) is compared without its timestamp (Cepheus releases it when the clock reaches the
-     * window's end, stamped then; Flink's processing-time timer is 1 ms later).
+     * the clock passes every millisecond, each item arrives when it reaches the item's time, and both emit the same
+     * matches and timeouts with the same timestamps. Allowed differences, from the README: cases with a
+     * {@code PREVIOUS_AND_CURRENT} gap are left out (Flink sets no timer for a gap, see below); and Cepheus closes a window
+     * when the clock reaches its end, where Flink's processing-time timer is 1 ms later, modelled by running
+     * Flink's operator again with a timer at every millisecond
+     * ({@link FlinkCepReplay#runInProcessingTime(RandomCepCase, boolean)}).
      */
     @Test
     void inProcessingTimeCepheusEmitsWhatFlinksCepOperatorEmits() {
         int compared = 0;
+        int same = 0;
+        int sameOnTime = 0;
         int gaps = 0;
         int skipped = 0;
         int withMatches = 0;
@@ -141,6 +144,8 @@ class CepAgreementWithFlinkTest {
                 skipped++;
                 continue;
             }
+            // Flink sets no timer for a gap. Modelled with a timer at every millisecond, 3 of 242 gap cases still
+            // differ, each with an event arriving in the very millisecond a gap closes: left out, not explained.
             if (c.hasGap()) {
                 gaps++;
                 continue;
@@ -148,10 +153,8 @@ class CepAgreementWithFlinkTest {
             CepOutputs flink;
             CepOutputs cepheus;
             try {
-                flink = CepOutputs.ofFlink(FlinkCepReplay.runInProcessingTime(c), c.timeouts())
-                        .withoutReleaseTimes(c);
-                cepheus = CepOutputs.of(CepheusCepReplay.runInProcessingTime(c), c.timeouts())
-                        .withoutReleaseTimes(c);
+                flink = CepOutputs.ofFlink(FlinkCepReplay.runInProcessingTime(c, false), c.timeouts());
+                cepheus = CepOutputs.of(CepheusCepReplay.runInProcessingTime(c), c.timeouts());
             } catch (FlinkCepReplay.FlinkFailed | FlinkCepReplay.TooManyOutputs e) {
                 skipped++;
                 continue;
@@ -162,14 +165,29 @@ class CepAgreementWithFlinkTest {
             compared++;
             withMatches += cepheus.hasMatches() ? 1 : 0;
             sortedByValue += c.patterns().stream().anyMatch(RandomPattern::byValue) ? 1 : 0;
-            if (!cepheus.equals(flink)) {
-                differences.add(c.describe() + cepheus.diff(flink, "Cepheus", "Flink"));
+            if (cepheus.equals(flink)) {
+                same++;
+                continue;
+            }
+            CepOutputs flinkOnTime;
+            try {
+                flinkOnTime = CepOutputs.ofFlink(FlinkCepReplay.runInProcessingTime(c, true), c.timeouts());
+            } catch (FlinkCepReplay.FlinkFailed e) {
+                compared--;
+                skipped++;
+                continue;
+            }
+            if (cepheus.equals(flinkOnTime)) {
+                sameOnTime++;
+            } else {
+                differences.add(c.describe() + cepheus.diff(flink, "Cepheus", "Flink")
+                        + "  with windows closing on time:\n" + cepheus.diff(flinkOnTime, "Cepheus", "Flink"));
             }
         }
         System.out.printf("CEP agreement with Flink in processing time: %d cases from seed %d, %d compared"
-                + " (%d with a tie-breaker), %d different; left out: %d with a gap, %d skipped. Compared cases with"
-                + " matches %d%n", CASES, FIRST_SEED, compared, sortedByValue, differences.size(), gaps, skipped,
-                withMatches);
+                + " (%d with a tie-breaker): %d the same, %d the same once windows close on time, %d different;"
+                + " left out: %d with a gap, %d skipped. Compared cases with matches %d%n", CASES, FIRST_SEED,
+                compared, sortedByValue, same, sameOnTime, differences.size(), gaps, skipped, withMatches);
         if (!differences.isEmpty()) {
             fail(differences.size() + " of " + compared + " cases differ from Flink in processing time; the first "
                     + Math.min(SHOWN, differences.size()) + ":\n"

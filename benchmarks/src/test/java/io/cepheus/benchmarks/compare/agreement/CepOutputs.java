@@ -56,29 +56,6 @@ record CepOutputs(TreeMap<String, List<String>> byPatternAndKey) {
         return new CepOutputs(grouped);
     }
 
-    /**
-     * @return these outputs without the timestamps of matches that a closing window may release: those of patterns
-     *         that end with {@code notFollowedBy} or hold matches for a skip strategy. In processing time Cepheus
-     *         releases them when the clock reaches the window's end and stamps them then; Flink's processing-time
-     *         timer is 1 ms later (README)
-     */
-    CepOutputs withoutReleaseTimes(RandomCepCase c) {
-        TreeMap<String, List<String>> stripped = new TreeMap<>();
-        byPatternAndKey.forEach((where, outputs) -> {
-            int pattern = Integer.parseInt(where.substring(1, where.indexOf('/')));
-            RandomPattern spec = c.patterns().get(pattern);
-            boolean releasedByTime = spec.skip() != 0
-                    || spec.stages()[spec.stages().length - 1].op() == RandomPattern.NOT_FOLLOWED_BY;
-            List<String> kept = new ArrayList<>();
-            for (String o : outputs) {
-                kept.add(releasedByTime && o.startsWith("MATCH") ? o.substring(0, o.lastIndexOf('@')) : o);
-            }
-            Collections.sort(kept);
-            stripped.put(where, kept);
-        });
-        return new CepOutputs(stripped);
-    }
-
     /** @return whether some output is a timeout */
     boolean hasTimeouts() {
         return byPatternAndKey.values().stream().flatMap(List::stream).anyMatch(s -> s.startsWith("TIMEOUT"));

@@ -71,8 +71,10 @@ final class CepheusCepReplay {
         for (int i = 0; i < c.input().size(); i++) {
             RandomCepCase.Item item = c.input().get(i);
             if (processingTime) {
-                clock.set(times[i]);
-                harness.runUntilIdle(); // what is due by now fires before the item arrives, as in Flink's harness
+                while (clock.millis() < times[i]) { // every millisecond, as a real clock passes them; what is due
+                    clock.advance(1);               // then fires before the item arrives, as in Flink's harness
+                    harness.runUntilIdle();
+                }
                 if (item.isWatermark()) {
                     continue;
                 }

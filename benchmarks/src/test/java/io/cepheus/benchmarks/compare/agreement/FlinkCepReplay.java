@@ -107,7 +107,7 @@ final class FlinkCepReplay {
      * @return the outputs of all patterns
      * @throws FlinkFailed if Flink threw
      */
-    static List<CepOutput> runInProcessingTime(RandomCepCase c) throws FlinkFailed {
+    static List<CepOutput> runInProcessingTime(RandomCepCase c, boolean timerEveryMillisecond) throws FlinkFailed {
         List<CepOutput> outputs = new ArrayList<>();
         TypeSerializer<AgreementEvent> serializer = TypeInformation.of(AgreementEvent.class)
                 .createSerializer(new SerializerConfigImpl());
@@ -118,9 +118,13 @@ final class FlinkCepReplay {
             long[] advances = new long[1];
             Recorder function = c.timeouts() ? new RecorderWithTimeouts(p, advances, outputs)
                     : new Recorder(p, advances, outputs);
-            CepOperator<AgreementEvent, Integer, Void> operator = new CepOperator<>(serializer, true,
-                    new CountingNfaFactory(pattern, spec, c.timeouts(), advances),
-                    spec.byValue() ? new ByValue() : null, pattern.getAfterMatchSkipStrategy(), function, null);
+            CountingNfaFactory factory = new CountingNfaFactory(pattern, spec, c.timeouts(), advances);
+            EventComparator<AgreementEvent> byValue = spec.byValue() ? new ByValue() : null;
+            CepOperator<AgreementEvent, Integer, Void> operator = timerEveryMillisecond
+                    ? new TimerEveryMillisecond(serializer, factory, byValue, pattern.getAfterMatchSkipStrategy(),
+                            function)
+                    : new CepOperator<>(serializer, true, factory, byValue, pattern.getAfterMatchSkipStrategy(),
+                            function, null);
             try {
                 KeyedOneInputStreamOperatorTestHarness<Integer, AgreementEvent, Void> harness =
                         new KeyedOneInputStreamOperatorTestHarness<>(operator, AgreementEvent::key, Types.INT);
@@ -128,8 +132,11 @@ final class FlinkCepReplay {
                     harness.setStateBackend(new HashMapStateBackend());
                     harness.open();
                     harness.setProcessingTime(0);
+                    long now = 0;
                     for (int i = 0; i < c.input().size(); i++) {
-                        harness.setProcessingTime(times[i]);
+                        while (now < times[i]) {
+                            harness.setProcessingTime(++now); // every millisecond, as a real clock passes them
+                        }
                         RandomCepCase.Item item = c.input().get(i);
                         if (!item.isWatermark()) {
                             harness.processElement(new StreamRecord<>(item.event(), item.event().ts()));
@@ -287,6 +294,40 @@ final class FlinkCepReplay {
                 throws Exception {
             advances[0]++;
             return super.advanceTime(buffer, state, time, skip);
+        }
+    }
+
+    /**
+     * Flink's operator in processing time plus, for every key it touches, a timer at every following millisecond,
+     * so each key is advanced as soon as the clock reaches a window's end: the model of Cepheus's documented
+     * difference (Flink's own processing-time timers are 1 ms after the window's end).
+     */
+    static final class TimerEveryMillisecond extends CepOperator<AgreementEvent, Integer, Void> {
+
+        private static final long serialVersionUID = 1L;
+        private transient InternalTimerService<VoidNamespace> timers;
+
+        TimerEveryMillisecond(TypeSerializer<AgreementEvent> serializer, NFACompiler.NFAFactory<AgreementEvent> nfa,
+                EventComparator<AgreementEvent> comparator, AfterMatchSkipStrategy skip, Recorder function) {
+            super(serializer, true, nfa, comparator, skip, function, null);
+        }
+
+        @Override
+        public void open() throws Exception {
+            super.open();
+            timers = getInternalTimerService("watermark-callbacks", VoidNamespaceSerializer.INSTANCE, this);
+        }
+
+        @Override
+        public void processElement(StreamRecord<AgreementEvent> element) throws Exception {
+            super.processElement(element);
+            timers.registerProcessingTimeTimer(VoidNamespace.INSTANCE, timers.currentProcessingTime() + 1);
+        }
+
+        @Override
+        public void onProcessingTime(InternalTimer<Integer, VoidNamespace> timer) throws Exception {
+            super.onProcessingTime(timer);
+            timers.registerProcessingTimeTimer(VoidNamespace.INSTANCE, timers.currentProcessingTime() + 1);
         }
     }
 

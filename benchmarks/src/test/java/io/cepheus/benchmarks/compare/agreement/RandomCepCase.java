@@ -97,8 +97,9 @@ record RandomCepCase(long seed, List<RandomPattern> patterns, List<Item> input, 
 
     /**
      * For the processing-time runs: the clock time at which each input item arrives, the running maximum of the
-     * events' timestamps and the watermarks' values (the last, {@code Long.MAX_VALUE}, becomes 1,000 ms after
-     * the time before it, so that everything pending is due).
+     * events' timestamps and the watermarks' values (the last, {@code Long.MAX_VALUE}, becomes 20 ms after the
+     * time before it, past every window and gap drawn, so that everything pending is due). The runs move the
+     * clock through every millisecond on the way, as a real clock does.
      */
     long[] processingTimes() {
         long[] times = new long[input.size()];
@@ -106,7 +107,7 @@ record RandomCepCase(long seed, List<RandomPattern> patterns, List<Item> input, 
         for (int i = 0; i < times.length; i++) {
             Item item = input.get(i);
             long t = !item.isWatermark() ? item.event().ts()
-                    : item.watermark() == Long.MAX_VALUE ? now + 1_000 : item.watermark();
+                    : item.watermark() == Long.MAX_VALUE ? now + 20 : item.watermark();
             now = Math.max(now, t);
             times[i] = now;
         }
