@@ -123,9 +123,9 @@ class CepAgreementWithFlinkTest {
      * Processing time ({@code inProcessingTime()} against Flink's operator in processing time), on the same cases:
      * the clock passes every millisecond, each item arrives when it reaches the item's time, and both emit the same
      * matches and timeouts with the same timestamps. Allowed differences, from the README: cases with a
-     * {@code PREVIOUS_AND_CURRENT} gap are left out (Flink sets no timer for a gap, see below); and Cepheus closes a window
-     * when the clock reaches its end, where Flink's processing-time timer is 1 ms later, modelled by running
-     * Flink's operator again with a timer at every millisecond
+     * {@code PREVIOUS_AND_CURRENT} gap are left out (Flink sets no timer for a gap, see below); and Cepheus closes
+     * a window when the clock reaches its end, where Flink's processing-time timer is 1 ms later, modelled by
+     * running Flink's operator again with a timer at every millisecond
      * ({@link FlinkCepReplay#runInProcessingTime(RandomCepCase, boolean)}).
      */
     @Test
