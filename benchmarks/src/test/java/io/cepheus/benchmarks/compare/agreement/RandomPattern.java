@@ -207,7 +207,8 @@ record RandomPattern(Stage[] stages, int skip, String skipTarget, int windowMs, 
                 Condition c = s.condition();
                 String name = s.name();
                 p = c.iterative()
-                        ? p.where((IterativeCondition<AgreementEvent>) (e, ctx) -> c.test(e, ctx.eventsForPattern(name)))
+                        ? p.where((IterativeCondition<AgreementEvent>) (e, ctx) -> c.test(e,
+                                ctx.eventsForPattern(name)))
                         : p.where((SimpleCondition<AgreementEvent>) e -> c.test(e, List.of()));
             }
             if (s.quantifier() == TIMES) {
