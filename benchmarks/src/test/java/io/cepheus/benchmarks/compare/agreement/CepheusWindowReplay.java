@@ -5,7 +5,6 @@ import io.cepheus.runtime.CepTestHarness;
 import io.cepheus.runtime.Producer;
 import io.cepheus.runtime.WindowedStream;
 import io.cepheus.runtime.window.AccumulationMode;
-import io.cepheus.runtime.window.AggregateFunction;
 import io.cepheus.runtime.window.ContinuousEventTimeTrigger;
 import io.cepheus.runtime.window.CountEvictor;
 import io.cepheus.runtime.window.CountTrigger;
@@ -118,32 +117,5 @@ final class CepheusWindowReplay {
             case "dynsession" -> EventTimeSessionWindows.withDynamicGap(c::dynamicGap);
             default -> GlobalWindows.create();
         };
-    }
-
-    /** Count and sum, as an aggregate (the same as Flink's side). */
-    static final class CountSum implements AggregateFunction<WindowElement, long[], String> {
-        @Override
-        public long[] createAccumulator() {
-            return new long[2];
-        }
-
-        @Override
-        public long[] add(WindowElement v, long[] acc) {
-            acc[0]++;
-            acc[1] += v.value();
-            return acc;
-        }
-
-        @Override
-        public String getResult(long[] acc) {
-            return acc[0] + "/" + acc[1];
-        }
-
-        @Override
-        public long[] merge(long[] a, long[] b) {
-            a[0] += b[0];
-            a[1] += b[1];
-            return a;
-        }
     }
 }

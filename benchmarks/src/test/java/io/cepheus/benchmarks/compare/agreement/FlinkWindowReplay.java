@@ -7,7 +7,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Queue;
 import org.apache.flink.api.common.ExecutionConfig;
-import org.apache.flink.api.common.functions.AggregateFunction;
 import org.apache.flink.api.common.functions.ReduceFunction;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -167,33 +166,6 @@ final class FlinkWindowReplay {
         @Override
         public WindowElement reduce(WindowElement a, WindowElement b) {
             return new WindowElement(a.key(), 0, a.ts(), a.id() + "." + b.id());
-        }
-    }
-
-    /** Count and sum, as an aggregate. */
-    static final class CountSum implements AggregateFunction<WindowElement, long[], String> {
-        @Override
-        public long[] createAccumulator() {
-            return new long[2];
-        }
-
-        @Override
-        public long[] add(WindowElement v, long[] acc) {
-            acc[0]++;
-            acc[1] += v.value();
-            return acc;
-        }
-
-        @Override
-        public String getResult(long[] acc) {
-            return acc[0] + "/" + acc[1];
-        }
-
-        @Override
-        public long[] merge(long[] a, long[] b) {
-            a[0] += b[0];
-            a[1] += b[1];
-            return a;
         }
     }
 
