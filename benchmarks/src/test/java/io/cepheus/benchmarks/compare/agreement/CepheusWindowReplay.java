@@ -4,20 +4,26 @@ import io.cepheus.runtime.CepEngine;
 import io.cepheus.runtime.CepTestHarness;
 import io.cepheus.runtime.Producer;
 import io.cepheus.runtime.WindowedStream;
+import io.cepheus.runtime.time.ManualClock;
 import io.cepheus.runtime.window.AccumulationMode;
 import io.cepheus.runtime.window.ContinuousEventTimeTrigger;
+import io.cepheus.runtime.window.ContinuousProcessingTimeTrigger;
 import io.cepheus.runtime.window.CountEvictor;
 import io.cepheus.runtime.window.CountTrigger;
 import io.cepheus.runtime.window.DeltaEvictor;
 import io.cepheus.runtime.window.EventTimeSessionWindows;
 import io.cepheus.runtime.window.EventTimeTrigger;
 import io.cepheus.runtime.window.GlobalWindows;
+import io.cepheus.runtime.window.ProcessingTimeSessionWindows;
+import io.cepheus.runtime.window.ProcessingTimeTrigger;
 import io.cepheus.runtime.window.PurgingTrigger;
 import io.cepheus.runtime.window.SlidingEventTimeWindows;
+import io.cepheus.runtime.window.SlidingProcessingTimeWindows;
 import io.cepheus.runtime.window.TimeEvictor;
 import io.cepheus.runtime.window.TimeWindow;
 import io.cepheus.runtime.window.Trigger;
 import io.cepheus.runtime.window.TumblingEventTimeWindows;
+import io.cepheus.runtime.window.TumblingProcessingTimeWindows;
 import io.cepheus.runtime.window.Window;
 import io.cepheus.runtime.window.WindowAssigner;
 import java.time.Duration;
@@ -26,7 +32,8 @@ import java.util.List;
 
 /**
  * Replays a {@link RandomWindowCase} through a Cepheus engine (one shard, {@link CepTestHarness} draining after
- * every input item), in the same output form as {@link FlinkWindowReplay}. Used on the test's thread.
+ * every input item; in processing time a manual clock passing every millisecond up to each item's arrival), in the
+ * same output form as {@link FlinkWindowReplay}. Used on the test's thread.
  */
 final class CepheusWindowReplay {
 
@@ -37,15 +44,19 @@ final class CepheusWindowReplay {
     static List<List<String>> run(RandomWindowCase c) {
         List<List<String>> groups = new ArrayList<>();
         List<String> out = new ArrayList<>();
-        CepEngine<WindowElement> engine = CepEngine.<WindowElement>builder().shards(1).flushOnClose(false).build();
+        ManualClock clock = new ManualClock(0);
+        CepEngine<WindowElement> engine = CepEngine.<WindowElement>builder().shards(1).flushOnClose(false)
+                .clock(clock).build();
         WindowedStream<WindowElement> windowed = engine.keyBy(WindowElement::key).window(assigner(c));
         Trigger<WindowElement> trigger = switch (c.trigger()) {
             case "count" -> CountTrigger.of(c.triggerN());
-            case "cont" -> ContinuousEventTimeTrigger.of(Duration.ofMillis(c.triggerN()));
+            case "cont" -> c.processingTime() ? ContinuousProcessingTimeTrigger.of(Duration.ofMillis(c.triggerN()))
+                    : ContinuousEventTimeTrigger.of(Duration.ofMillis(c.triggerN()));
             default -> null;
         };
         if (c.purging().equals("trigger")) {
-            trigger = PurgingTrigger.of(trigger != null ? trigger : EventTimeTrigger.create());
+            trigger = PurgingTrigger.of(trigger != null ? trigger
+                    : c.processingTime() ? ProcessingTimeTrigger.create() : EventTimeTrigger.create());
         } else if (c.purging().equals("mode")) {
             windowed.accumulationMode(AccumulationMode.DISCARDING);
         }
@@ -78,8 +89,18 @@ final class CepheusWindowReplay {
         Producer<WindowElement> producer = engine.newProducer();
         CepTestHarness<WindowElement> harness = CepTestHarness.start(engine);
         try {
-            for (Object item : c.input()) {
-                if (item instanceof WindowElement e) {
+            long[] times = c.processingTimes();
+            for (int i = 0; i < c.input().size(); i++) {
+                Object item = c.input().get(i);
+                if (c.processingTime()) {
+                    while (clock.millis() < times[i]) { // every millisecond, as a real clock passes them
+                        clock.advance(1);
+                        harness.runUntilIdle();
+                    }
+                    if (item instanceof WindowElement e) {
+                        producer.send(e, e.ts());
+                    }
+                } else if (item instanceof WindowElement e) {
                     producer.send(e, e.ts());
                 } else {
                     producer.watermark((Long) item);
@@ -107,6 +128,19 @@ final class CepheusWindowReplay {
 
     private static WindowAssigner<WindowElement> assigner(RandomWindowCase c) {
         Duration size = Duration.ofMillis(c.size());
+        if (c.processingTime()) {
+            return switch (c.assigner()) {
+                case "tumbling" -> c.hasOffset()
+                        ? TumblingProcessingTimeWindows.of(size, Duration.ofMillis(c.offset()))
+                        : TumblingProcessingTimeWindows.of(size);
+                case "sliding" -> c.hasOffset() ? SlidingProcessingTimeWindows.of(size, Duration.ofMillis(c.slide()),
+                        Duration.ofMillis(c.offset())) : SlidingProcessingTimeWindows.of(size,
+                        Duration.ofMillis(c.slide()));
+                case "session" -> ProcessingTimeSessionWindows.withGap(size);
+                case "dynsession" -> ProcessingTimeSessionWindows.withDynamicGap(c::dynamicGap);
+                default -> GlobalWindows.create();
+            };
+        }
         return switch (c.assigner()) {
             case "tumbling" -> c.hasOffset() ? TumblingEventTimeWindows.of(size, Duration.ofMillis(c.offset()))
                     : TumblingEventTimeWindows.of(size);

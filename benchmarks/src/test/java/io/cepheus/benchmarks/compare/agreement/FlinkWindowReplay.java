@@ -19,14 +19,18 @@ import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.windowing.assigners.DynamicEventTimeSessionWindows;
 import org.apache.flink.streaming.api.windowing.assigners.EventTimeSessionWindows;
 import org.apache.flink.streaming.api.windowing.assigners.GlobalWindows;
+import org.apache.flink.streaming.api.windowing.assigners.ProcessingTimeSessionWindows;
 import org.apache.flink.streaming.api.windowing.assigners.SessionWindowTimeGapExtractor;
 import org.apache.flink.streaming.api.windowing.assigners.SlidingEventTimeWindows;
+import org.apache.flink.streaming.api.windowing.assigners.SlidingProcessingTimeWindows;
 import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
+import org.apache.flink.streaming.api.windowing.assigners.TumblingProcessingTimeWindows;
 import org.apache.flink.streaming.api.windowing.assigners.WindowAssigner;
 import org.apache.flink.streaming.api.windowing.evictors.CountEvictor;
 import org.apache.flink.streaming.api.windowing.evictors.DeltaEvictor;
 import org.apache.flink.streaming.api.windowing.evictors.TimeEvictor;
 import org.apache.flink.streaming.api.windowing.triggers.ContinuousEventTimeTrigger;
+import org.apache.flink.streaming.api.windowing.triggers.ContinuousProcessingTimeTrigger;
 import org.apache.flink.streaming.api.windowing.triggers.CountTrigger;
 import org.apache.flink.streaming.api.windowing.triggers.PurgingTrigger;
 import org.apache.flink.streaming.api.windowing.triggers.Trigger;
@@ -41,7 +45,8 @@ import org.apache.flink.util.OutputTag;
 /**
  * Replays a {@link RandomWindowCase} through Apache Flink's own {@code WindowOperator}, built by Flink's
  * {@link WindowOperatorBuilder} as {@code keyBy(...).window(...)} builds it, driven by the keyed operator test
- * harness with heap state. Returns, for each input item, what the operator emitted in response to it: window
+ * harness with heap state; in processing time its clock passes every millisecond up to each item's arrival.
+ * Returns, for each input item, what the operator emitted in response to it (and to the clock reaching it): window
  * results as {@code WIN k1 [0,10) result @9}, late elements as {@code LATE k1 4@3#7}. Used on the test's thread.
  */
 final class FlinkWindowReplay {
@@ -61,7 +66,9 @@ final class FlinkWindowReplay {
             WindowAssigner assigner = assigner(c);
             Trigger trigger = switch (c.trigger()) {
                 case "count" -> CountTrigger.of(c.triggerN());
-                case "cont" -> ContinuousEventTimeTrigger.of(Duration.ofMillis(c.triggerN()));
+                case "cont" -> c.processingTime()
+                        ? ContinuousProcessingTimeTrigger.of(Duration.ofMillis(c.triggerN()))
+                        : ContinuousEventTimeTrigger.of(Duration.ofMillis(c.triggerN()));
                 default -> assigner.getDefaultTrigger();
             };
             if (!c.purging().equals("none")) {
@@ -92,8 +99,22 @@ final class FlinkWindowReplay {
             harness = new KeyedOneInputStreamOperatorTestHarness<>(operator, WindowElement::key, Types.INT);
             harness.setStateBackend(new HashMapStateBackend());
             harness.open();
-            for (Object item : c.input()) {
-                if (item instanceof WindowElement e) {
+            long[] times = c.processingTimes();
+            long now = 0;
+            harness.setProcessingTime(0);
+            for (int i = 0; i < c.input().size(); i++) {
+                Object item = c.input().get(i);
+                if (c.processingTime()) {
+                    while (now < times[i]) {
+                        harness.setProcessingTime(++now); // every millisecond, as a real clock passes them
+                    }
+                    if (item instanceof WindowElement e) {
+                        harness.processElement(new StreamRecord<>(e, e.ts()));
+                        // a timer set for the current time (a window ending now) fires at once, as Flink's
+                        // system time service runs it; the harness's service waits for the next time it is set
+                        harness.setProcessingTime(now);
+                    }
+                } else if (item instanceof WindowElement e) {
                     harness.processElement(new StreamRecord<>(e, e.ts()));
                 } else {
                     harness.processWatermark((Long) item);
@@ -140,6 +161,20 @@ final class FlinkWindowReplay {
     @SuppressWarnings("rawtypes")
     private static WindowAssigner assigner(RandomWindowCase c) {
         Duration size = Duration.ofMillis(c.size());
+        if (c.processingTime()) {
+            return switch (c.assigner()) {
+                case "tumbling" -> c.hasOffset()
+                        ? TumblingProcessingTimeWindows.of(size, Duration.ofMillis(c.offset()))
+                        : TumblingProcessingTimeWindows.of(size);
+                case "sliding" -> c.hasOffset() ? SlidingProcessingTimeWindows.of(size, Duration.ofMillis(c.slide()),
+                        Duration.ofMillis(c.offset())) : SlidingProcessingTimeWindows.of(size,
+                        Duration.ofMillis(c.slide()));
+                case "session" -> ProcessingTimeSessionWindows.withGap(size);
+                case "dynsession" -> ProcessingTimeSessionWindows.withDynamicGap(
+                        (SessionWindowTimeGapExtractor<WindowElement>) c::dynamicGap);
+                default -> GlobalWindows.create();
+            };
+        }
         return switch (c.assigner()) {
             case "tumbling" -> c.hasOffset() ? TumblingEventTimeWindows.of(size, Duration.ofMillis(c.offset()))
                     : TumblingEventTimeWindows.of(size);

@@ -33,10 +33,11 @@ import java.util.Random;
  * @param inOrder   whether elements come in time order
  * @param input     elements ({@link WindowElement}) and watermarks ({@link Long}), in arrival order, ending with the
  *                  final watermark
+ * @param processingTime whether the case runs in processing time ({@link #inProcessingTime()})
  */
 record RandomWindowCase(long seed, String assigner, long size, long slide, long offset, boolean hasOffset,
         String trigger, long triggerN, String purging, String evictor, long evictorN, boolean evictAfter,
-        String function, long lateness, boolean inOrder, List<Object> input) {
+        String function, long lateness, boolean inOrder, List<Object> input, boolean processingTime) {
 
     /** @return the case drawn from {@code seed} */
     static RandomWindowCase draw(long seed) {
@@ -105,10 +106,37 @@ record RandomWindowCase(long seed, String assigner, long size, long slide, long 
             }
         }
         RandomWindowCase c = new RandomWindowCase(seed, assigner, size, slide, offset, hasOffset, trigger, triggerN,
-                purging, evictor, evictorN, evictAfter, function, lateness, inOrder, input);
+                purging, evictor, evictorN, evictAfter, function, lateness, inOrder, input, false);
         input.add(c.finalWatermark());
         return new RandomWindowCase(seed, assigner, size, slide, offset, hasOffset, trigger, triggerN, purging,
-                evictor, evictorN, evictAfter, function, lateness, inOrder, List.copyOf(input));
+                evictor, evictorN, evictAfter, function, lateness, inOrder, List.copyOf(input), false);
+    }
+
+    /**
+     * @return this case in processing time: the processing-time variant of its assigner and trigger, no lateness
+     *         (it applies to event time only), each element arriving when the clock reaches its
+     *         {@link #processingTimes() processing time}; watermarks only move the clock
+     */
+    RandomWindowCase inProcessingTime() {
+        return new RandomWindowCase(seed, assigner, size, slide, offset, hasOffset, trigger, triggerN, purging,
+                evictor, evictorN, evictAfter, function, 0, inOrder, input, true);
+    }
+
+    /**
+     * For processing time: the clock time at which each input item arrives, the running maximum of the elements'
+     * timestamps and the watermarks' values (the last becomes 200 ms later, past every window, gap and interval
+     * drawn). The runs move the clock through every millisecond on the way.
+     */
+    long[] processingTimes() {
+        long[] times = new long[input.size()];
+        long now = 0;
+        for (int i = 0; i < times.length; i++) {
+            Object item = input.get(i);
+            long t = item instanceof WindowElement e ? e.ts() : i == times.length - 1 ? now + 200 : (Long) item;
+            now = Math.max(now, t);
+            times[i] = now;
+        }
+        return times;
     }
 
     /** The dynamic session gap of an element. */
@@ -161,19 +189,24 @@ record RandomWindowCase(long seed, String assigner, long size, long slide, long 
     private boolean equalsAMergedSession(boolean cleanup) {
         Map<Integer, List<long[]>> sessions = new HashMap<>(); // start, end, merged (0 or 1)
         long watermark = Long.MIN_VALUE;
-        for (Object o : input) {
-            if (o instanceof Long w) {
-                watermark = w;
+        long[] times = processingTime ? processingTimes() : null;
+        for (int i = 0; i < input.size(); i++) {
+            Object o = input.get(i);
+            // in processing time the clock is the watermark, and an element's session starts at its arrival
+            long time = processingTime ? times[i] : o instanceof Long w ? w : Long.MIN_VALUE;
+            if (time > watermark) {
+                watermark = time;
                 if (cleanup) {
                     long wm = watermark;
                     sessions.values().forEach(l -> l.removeIf(s -> s[1] - 1 + lateness <= wm));
                 }
+            }
+            if (!(o instanceof WindowElement e)) {
                 continue;
             }
-            WindowElement e = (WindowElement) o;
             List<long[]> current = sessions.computeIfAbsent(e.key(), k -> new ArrayList<>());
-            long start = e.ts();
-            long end = e.ts() + dynamicGap(e);
+            long start = processingTime ? times[i] : e.ts();
+            long end = start + dynamicGap(e);
             for (long[] s : current) {
                 if (s[0] == start && s[1] == end && s[2] == 1) {
                     return true;
@@ -210,7 +243,7 @@ record RandomWindowCase(long seed, String assigner, long size, long slide, long 
             case "dynsession" -> "session dynamic gap 1 + (3 value + key) % " + size;
             default -> "global";
         };
-        return "seed " + seed + ": " + a + "; trigger " + trigger + (trigger.equals("default") ? "" : "(" + triggerN
+        return "seed " + seed + ": " + (processingTime ? "processing time, " : "") + a + "; trigger " + trigger + (trigger.equals("default") ? "" : "(" + triggerN
                 + ")") + "; purging " + purging + "; evictor " + evictor + (evictor.equals("none") ? ""
                 : "(" + evictorN + (evictAfter ? ", after" : "") + ")") + "; " + function + "; lateness " + lateness
                 + (inOrder ? "; in order" : "") + "\n  input: " + input;

@@ -79,6 +79,52 @@ class WindowAgreementWithFlinkTest {
         assertTrue(withLate >= compared / 10, "too few cases with late elements: " + withLate);
     }
 
+    /**
+     * Processing time, on the same cases ({@link RandomWindowCase#inProcessingTime()}): the processing-time
+     * assigners and triggers, the clock passing every millisecond, each element arriving when it reaches the
+     * element's time; after each input item both must have emitted the same. Cases with timestamps near
+     * {@code Long.MAX_VALUE} are left out (the clock cannot get there), and the same order-sensitive and Flink-bug
+     * cases as in event time.
+     */
+    @Test
+    void inProcessingTimeCepheusEmitsWhatFlinksWindowOperatorEmits() {
+        int same = 0;
+        int leftOut = 0;
+        int withResults = 0;
+        List<String> differences = new ArrayList<>();
+        for (long seed = FIRST_SEED; seed < FIRST_SEED + CASES; seed++) {
+            RandomWindowCase c = RandomWindowCase.draw(seed).inProcessingTime();
+            boolean farFuture = c.input().stream().anyMatch(o -> o instanceof WindowElement e && e.ts() > 1_000_000);
+            if (farFuture || c.orderMayDiffer() || c.hitsFlinksEqualMergedSessionBug()) {
+                leftOut++;
+                continue;
+            }
+            List<List<String>> flink = FlinkWindowReplay.run(c);
+            if (!flink.isEmpty() && flink.get(flink.size() - 1).stream().anyMatch(s -> s.startsWith("ERROR"))) {
+                leftOut++;
+                continue;
+            }
+            String difference = firstDifference(c, flink, CepheusWindowReplay.run(c));
+            if (difference != null) {
+                differences.add(c + "\n  " + difference);
+                continue;
+            }
+            same++;
+            withResults += flink.stream().flatMap(List::stream).anyMatch(s -> s.startsWith("WIN")) ? 1 : 0;
+        }
+        int compared = same + differences.size();
+        System.out.printf("window agreement with Flink in processing time: %d cases from seed %d, %d compared: %d the"
+                + " same, %d different; left out %d. Same cases with results %d%n", CASES, FIRST_SEED, compared,
+                same, differences.size(), leftOut, withResults);
+        if (!differences.isEmpty()) {
+            fail(differences.size() + " of " + compared + " cases differ from Flink in processing time; the first "
+                    + Math.min(SHOWN, differences.size()) + ":\n"
+                    + String.join("\n", differences.subList(0, Math.min(SHOWN, differences.size()))));
+        }
+        assertTrue(compared >= CASES / 2, "too few cases compared: " + compared);
+        assertTrue(withResults >= compared * 3 / 4, "too few cases with results: " + withResults);
+    }
+
     /** @return null if both emitted the same after every input item, else where and how they differ */
     private static String firstDifference(RandomWindowCase c, List<List<String>> flink, List<List<String>> cepheus) {
         int n = Math.max(flink.size(), cepheus.size());
