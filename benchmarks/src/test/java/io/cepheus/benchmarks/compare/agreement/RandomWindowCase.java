@@ -243,8 +243,8 @@ record RandomWindowCase(long seed, String assigner, long size, long slide, long 
             case "dynsession" -> "session dynamic gap 1 + (3 value + key) % " + size;
             default -> "global";
         };
-        return "seed " + seed + ": " + (processingTime ? "processing time, " : "") + a + "; trigger " + trigger + (trigger.equals("default") ? "" : "(" + triggerN
-                + ")") + "; purging " + purging + "; evictor " + evictor + (evictor.equals("none") ? ""
+        return "seed " + seed + ": " + (processingTime ? "processing time, " : "") + a + "; trigger " + trigger
+                + (trigger.equals("default") ? "" : "(" + triggerN + ")") + "; purging " + purging + "; evictor " + evictor + (evictor.equals("none") ? ""
                 : "(" + evictorN + (evictAfter ? ", after" : "") + ")") + "; " + function + "; lateness " + lateness
                 + (inOrder ? "; in order" : "") + "\n  input: " + input;
     }
