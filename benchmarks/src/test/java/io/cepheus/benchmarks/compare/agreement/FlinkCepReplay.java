@@ -140,6 +140,9 @@ final class FlinkCepReplay {
                         RandomCepCase.Item item = c.input().get(i);
                         if (!item.isWatermark()) {
                             harness.processElement(new StreamRecord<>(item.event(), item.event().ts()));
+                            if (timerEveryMillisecond) {
+                                harness.setProcessingTime(now); // fires the model's timer at the event's own time
+                            }
                         }
                     }
                 } finally {
@@ -298,18 +301,22 @@ final class FlinkCepReplay {
     }
 
     /**
-     * Flink's operator in processing time plus, for every key it touches, a timer at every following millisecond,
-     * so each key is advanced as soon as the clock reaches a window's end: the model of Cepheus's documented
-     * difference (Flink's own processing-time timers are 1 ms after the window's end).
+     * Flink's operator in processing time plus, for every key it touches, a timer at every following millisecond
+     * (and one at an event's own time, which the replay fires right after the event), so each key is advanced as
+     * soon as the clock reaches a window's end or a gap's: the model of Cepheus's documented difference (Flink's
+     * own processing-time timers are 1 ms after the window's end, and it sets none for a gap).
      */
     static final class TimerEveryMillisecond extends CepOperator<AgreementEvent, Integer, Void> {
 
         private static final long serialVersionUID = 1L;
         private transient InternalTimerService<VoidNamespace> timers;
+        /** With a comparator Flink matches a millisecond's arrivals at its timer: one at their own time is too early. */
+        private final boolean sorting;
 
         TimerEveryMillisecond(TypeSerializer<AgreementEvent> serializer, NFACompiler.NFAFactory<AgreementEvent> nfa,
                 EventComparator<AgreementEvent> comparator, AfterMatchSkipStrategy skip, Recorder function) {
             super(serializer, true, nfa, comparator, skip, function, null);
+            this.sorting = comparator != null;
         }
 
         @Override
@@ -321,6 +328,9 @@ final class FlinkCepReplay {
         @Override
         public void processElement(StreamRecord<AgreementEvent> element) throws Exception {
             super.processElement(element);
+            if (!sorting) { // also at the event's own time: it can move a partial match into a gap already closed
+                timers.registerProcessingTimeTimer(VoidNamespace.INSTANCE, timers.currentProcessingTime());
+            }
             timers.registerProcessingTimeTimer(VoidNamespace.INSTANCE, timers.currentProcessingTime() + 1);
         }
 
