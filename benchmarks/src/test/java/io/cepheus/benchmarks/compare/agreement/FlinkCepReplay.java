@@ -310,7 +310,10 @@ final class FlinkCepReplay {
 
         private static final long serialVersionUID = 1L;
         private transient InternalTimerService<VoidNamespace> timers;
-        /** With a comparator Flink matches a millisecond's arrivals at its timer: one at their own time is too early. */
+        /**
+         * With a comparator Flink matches a millisecond's arrivals at its timer: one at their own time would be too
+         * early.
+         */
         private final boolean sorting;
 
         TimerEveryMillisecond(TypeSerializer<AgreementEvent> serializer, NFACompiler.NFAFactory<AgreementEvent> nfa,

@@ -244,8 +244,9 @@ record RandomWindowCase(long seed, String assigner, long size, long slide, long 
             default -> "global";
         };
         return "seed " + seed + ": " + (processingTime ? "processing time, " : "") + a + "; trigger " + trigger
-                + (trigger.equals("default") ? "" : "(" + triggerN + ")") + "; purging " + purging + "; evictor " + evictor + (evictor.equals("none") ? ""
-                : "(" + evictorN + (evictAfter ? ", after" : "") + ")") + "; " + function + "; lateness " + lateness
+                + (trigger.equals("default") ? "" : "(" + triggerN + ")") + "; purging " + purging + "; evictor "
+                + evictor + (evictor.equals("none") ? "" : "(" + evictorN + (evictAfter ? ", after" : "") + ")")
+                + "; " + function + "; lateness " + lateness
                 + (inOrder ? "; in order" : "") + "\n  input: " + input;
     }
 }
