@@ -192,6 +192,61 @@ class CepAgreementWithFlinkTest {
         assertTrue(withMatches >= compared / 3, "too few cases with matches: " + withMatches);
     }
 
+    /**
+     * Event time over many keys ({@link RandomCepCase#drawManyKeys}: 6,000 keys, about 27,000 events), so that the
+     * engine holds thousands of live keys at once: its read-ahead paths (from 4,096 live key states), the expiry
+     * wheel over many keys and the key dictionary's reuse of freed ids all run. The same rules as
+     * {@link #cepheusEmitsWhatFlinksCepOperatorEmits()}; {@code -Dcepheus.agreement.manyKeysCases=N} (default 8).
+     */
+    @Test
+    void overManyKeysCepheusEmitsWhatFlinksCepOperatorEmits() {
+        int cases = Integer.getInteger("cepheus.agreement.manyKeysCases", 8);
+        int compared = 0;
+        int withMatches = 0;
+        int skipped = 0;
+        List<String> differences = new ArrayList<>();
+        for (long seed = FIRST_SEED; seed < FIRST_SEED + cases * 4L && compared + differences.size() < cases; seed++) {
+            RandomCepCase c = RandomCepCase.drawManyKeys(seed, 6_000);
+            if (c == null || refusal(c) >= 0) {
+                skipped++;
+                continue;
+            }
+            CepOutputs flink;
+            CepOutputs cepheus;
+            try {
+                flink = CepOutputs.ofFlink(FlinkCepReplay.run(c, false), c.timeouts());
+                cepheus = CepOutputs.of(CepheusCepReplay.run(c), c.timeouts());
+            } catch (FlinkCepReplay.FlinkFailed | FlinkCepReplay.TooManyOutputs e) {
+                skipped++;
+                continue;
+            }
+            if (cepheus.equals(flink) || c.hasGap()
+                    && cepheus.equals(CepOutputs.ofFlink(runFlinkQuietly(c), c.timeouts()))) {
+                compared++;
+                withMatches += cepheus.hasMatches() ? 1 : 0;
+            } else {
+                differences.add("seed " + c.seed() + " (many keys): " + c.patterns().get(0) + "\n"
+                        + cepheus.diff(flink, "Cepheus", "Flink"));
+            }
+        }
+        System.out.printf("CEP agreement with Flink over 6,000 keys: %d cases the same, %d different (%d with"
+                + " matches), %d skipped%n", compared, differences.size(), withMatches, skipped);
+        if (!differences.isEmpty()) {
+            fail(differences.size() + " many-key cases differ from Flink; the first:\n" + differences.get(0));
+        }
+        assertTrue(compared >= cases / 2, "too few cases compared: " + compared);
+        assertTrue(withMatches >= compared / 3, "too few cases with matches: " + withMatches);
+    }
+
+    /** Flink with a timer at every watermark (the README's gap rule); a failure here counts as a difference. */
+    private static List<CepOutput> runFlinkQuietly(RandomCepCase c) {
+        try {
+            return FlinkCepReplay.run(c, true);
+        } catch (FlinkCepReplay.FlinkFailed e) {
+            return List.of();
+        }
+    }
+
     /** @return -1 if both compilers take every pattern, else 0 (Cepheus refuses one), 1 (Flink), 2 (both) */
     private static int refusal(RandomCepCase c) {
         boolean cepheus = true;

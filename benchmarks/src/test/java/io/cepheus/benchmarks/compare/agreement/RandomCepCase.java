@@ -114,6 +114,43 @@ record RandomCepCase(long seed, List<RandomPattern> patterns, List<Item> input, 
         return times;
     }
 
+    /**
+     * A case over many keys: one pattern that cannot multiply its partial matches fast, and 3 to 6 events for each
+     * of {@code keys} keys, interleaved at random, their timestamps rising a millisecond every 1,000 events and out
+     * of order by up to 6 ms, a watermark 5 ms behind the newest time every 500 events (some events come late). A
+     * window of a few milliseconds then spans thousands of keys: enough live keys for the engine's read-ahead paths
+     * and its key dictionary's reuse of ids.
+     *
+     * @return the case drawn from {@code seed}, or null when its pattern is a shape the tests leave out
+     */
+    static RandomCepCase drawManyKeys(long seed, int keys) {
+        Random random = new Random(seed);
+        RandomPattern pattern = RandomPattern.draw(random);
+        if (pattern.hasEmptyLoopingGroup() || pattern.explosive()) {
+            return null;
+        }
+        List<Integer> order = new ArrayList<>();
+        for (int k = 0; k < keys; k++) {
+            for (int n = 3 + random.nextInt(4); n > 0; n--) {
+                order.add(k);
+            }
+        }
+        java.util.Collections.shuffle(order, random);
+        List<Item> input = new ArrayList<>();
+        long newest = 0;
+        for (int i = 0; i < order.size(); i++) {
+            long ts = Math.max(1, 1 + i / 1_000 - random.nextInt(7));
+            input.add(new Item(new AgreementEvent(order.get(i), "ABC".charAt(random.nextInt(3)), random.nextInt(4), i,
+                    ts), 0));
+            newest = Math.max(newest, ts);
+            if (i % 500 == 499) {
+                input.add(new Item(null, newest - 5));
+            }
+        }
+        input.add(new Item(null, Long.MAX_VALUE));
+        return new RandomCepCase(seed, List.of(pattern), List.copyOf(input), 1 + random.nextInt(2), 256, 2, true);
+    }
+
     /** @return whether a pattern has a {@code PREVIOUS_AND_CURRENT} gap */
     boolean hasGap() {
         return patterns.stream().anyMatch(p -> p.gapMs() > 0);
