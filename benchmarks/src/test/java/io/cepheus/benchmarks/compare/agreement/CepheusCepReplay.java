@@ -40,6 +40,7 @@ final class CepheusCepReplay {
 
     private static List<CepOutput> run(RandomCepCase c, boolean processingTime) {
         List<CepOutput> outputs = new ArrayList<>();
+        int[] counted = {0};
         ManualClock clock = new ManualClock(0);
         CepEngine<AgreementEvent> engine = CepEngine.<AgreementEvent>builder().shards(c.shards()).batchSize(c.batch())
                 .clock(clock)
@@ -55,19 +56,33 @@ final class CepheusCepReplay {
             if (processingTime) {
                 stream.inProcessingTime();
             }
-            stream.select((key, match, ts) -> add(outputs, new CepOutput(pattern, (Integer) key,
+            stream.select((key, match, ts) -> add(outputs, counted, new CepOutput(pattern, (Integer) key,
                     CepOutput.Kind.MATCH, CepOutput.body(match.asMap()), ts, 0)));
             if (c.timeouts()) {
-                stream.timeouts((key, match, ts) -> add(outputs, new CepOutput(pattern, (Integer) key,
+                stream.timeouts((key, match, ts) -> add(outputs, counted, new CepOutput(pattern, (Integer) key,
                         CepOutput.Kind.TIMEOUT, CepOutput.body(match.asMap()), ts, 0)));
             }
-            stream.lateEvents((key, event, ts) -> add(outputs, new CepOutput(pattern, (Integer) key,
+            stream.lateEvents((key, event, ts) -> outputs.add(new CepOutput(pattern, (Integer) key,
                     CepOutput.Kind.LATE, Integer.toString(event.id()), ts, 0)));
         }
         Producer<AgreementEvent> producer = engine.newProducer();
         CepTestHarness<AgreementEvent> harness = CepTestHarness.start(engine);
         Random drains = new Random(c.seed() * 31 + 7);
         long[] times = c.processingTimes();
+        try {
+            feed(c, processingTime, times, clock, producer, harness, drains);
+        } catch (io.cepheus.runtime.UserCodeException e) {
+            if (e.getCause() instanceof FlinkCepReplay.TooManyOutputs tooMany) {
+                throw tooMany; // thrown by a handler: the engine reports it as the handler's failure
+            }
+            throw e;
+        }
+        harness.close();
+        return outputs;
+    }
+
+    private static void feed(RandomCepCase c, boolean processingTime, long[] times, ManualClock clock,
+            Producer<AgreementEvent> producer, CepTestHarness<AgreementEvent> harness, Random drains) {
         for (int i = 0; i < c.input().size(); i++) {
             RandomCepCase.Item item = c.input().get(i);
             if (processingTime) {
@@ -89,13 +104,12 @@ final class CepheusCepReplay {
             }
         }
         harness.runUntilIdle();
-        harness.close();
-        return outputs;
     }
 
-    private static void add(List<CepOutput> outputs, CepOutput output) {
+    /** Adds a match or timeout; they count toward the limit, as on Flink's side (late events do not). */
+    private static void add(List<CepOutput> outputs, int[] counted, CepOutput output) {
         outputs.add(output);
-        if (outputs.size() > FlinkCepReplay.MAX_OUTPUTS) {
+        if (++counted[0] > FlinkCepReplay.MAX_OUTPUTS) {
             throw new FlinkCepReplay.TooManyOutputs();
         }
     }
