@@ -113,6 +113,44 @@ record RandomWindowCase(long seed, String assigner, long size, long slide, long 
     }
 
     /**
+     * A case over many keys for the slice path's batched, read-ahead loading (from 16,384 live slices): sliding
+     * windows of 10 slices, sum or count/sum, no or some lateness, discarding or not; 3 to 7 elements for each of
+     * {@code keys} keys, interleaved at random, their timestamps rising a millisecond every 500 elements and out of
+     * order by up to 10 ms, a watermark 8 ms behind the newest time every 500 elements.
+     *
+     * @return the case drawn from {@code seed}
+     */
+    static RandomWindowCase drawManyKeys(long seed, int keys) {
+        Random r = new Random(seed);
+        long slide = 2 + r.nextInt(4);
+        String function = r.nextBoolean() ? "sum" : "agg";
+        long lateness = r.nextBoolean() ? 0 : 1 + r.nextInt(20);
+        String purging = r.nextInt(4) == 0 ? "mode" : "none";
+        List<Integer> order = new ArrayList<>();
+        for (int k = 1; k <= keys; k++) {
+            for (int n = 3 + r.nextInt(5); n > 0; n--) {
+                order.add(k);
+            }
+        }
+        java.util.Collections.shuffle(order, r);
+        List<Object> input = new ArrayList<>();
+        long newest = Long.MIN_VALUE;
+        long watermark = Long.MIN_VALUE;
+        for (int i = 0; i < order.size(); i++) {
+            long ts = i / 500 - r.nextInt(11);
+            input.add(new WindowElement(order.get(i), r.nextInt(10), ts, Integer.toString(i)));
+            newest = Math.max(newest, ts);
+            if (i % 500 == 499 && newest - 8 > watermark) {
+                watermark = newest - 8;
+                input.add(watermark);
+            }
+        }
+        input.add(Long.MAX_VALUE);
+        return new RandomWindowCase(seed, "sliding", 10 * slide, slide, 0, false, "default", 0, purging, "none", 0,
+                false, function, lateness, false, List.copyOf(input), false);
+    }
+
+    /**
      * @return this case in processing time: the processing-time variant of its assigner and trigger, no lateness
      *         (it applies to event time only), each element arriving when the clock reaches its
      *         {@link #processingTimes() processing time}; watermarks only move the clock

@@ -125,6 +125,38 @@ class WindowAgreementWithFlinkTest {
         assertTrue(withResults >= compared * 3 / 4, "too few cases with results: " + withResults);
     }
 
+    /**
+     * Sliding windows over many keys ({@link RandomWindowCase#drawManyKeys}: 6,000 keys, about 30,000 elements),
+     * so that the slice operator holds more than 16,384 slices and loads elements and firings in batches, reading
+     * ahead (in about half the cases: a bug planted in that path was caught by 3 of 6); compared after every input
+     * item like the small cases. {@code -Dcepheus.agreement.manyKeysCases=N}
+     * (default 8).
+     */
+    @Test
+    void overManyKeysCepheusEmitsWhatFlinksWindowOperatorEmits() {
+        int cases = Integer.getInteger("cepheus.agreement.manyKeysCases", 8);
+        int same = 0;
+        List<String> differences = new ArrayList<>();
+        for (long seed = FIRST_SEED; seed < FIRST_SEED + cases; seed++) {
+            RandomWindowCase c = RandomWindowCase.drawManyKeys(seed, 6_000);
+            List<List<String>> flink = FlinkWindowReplay.run(c);
+            String difference = firstDifference(c, flink, CepheusWindowReplay.run(c));
+            if (difference == null) {
+                same++;
+            } else {
+                differences.add("seed " + seed + " (many keys): sliding " + c.size() + "/" + c.slide() + ", "
+                        + c.function() + ", lateness " + c.lateness() + ", purging " + c.purging() + "\n  "
+                        + difference);
+            }
+        }
+        System.out.printf("window agreement with Flink over 6,000 keys: %d cases the same, %d different%n", same,
+                differences.size());
+        if (!differences.isEmpty()) {
+            fail(differences.size() + " many-key cases differ from Flink; the first:\n"
+                    + differences.get(0).substring(0, Math.min(4_000, differences.get(0).length())));
+        }
+    }
+
     /** @return null if both emitted the same after every input item, else where and how they differ */
     private static String firstDifference(RandomWindowCase c, List<List<String>> flink, List<List<String>> cepheus) {
         int n = Math.max(flink.size(), cepheus.size());
