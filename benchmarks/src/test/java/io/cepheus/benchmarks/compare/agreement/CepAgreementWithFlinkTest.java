@@ -193,6 +193,59 @@ class CepAgreementWithFlinkTest {
     }
 
     /**
+     * Snapshots: the event-time cases again, each Cepheus run cut at a random input item, snapshotted there and
+     * continued by a fresh engine restored from the snapshot; the outputs of both engines together must be what
+     * Flink emits (the same rules as {@link #cepheusEmitsWhatFlinksCepOperatorEmits()}). Every NFA state shape the
+     * patterns make (loops, groups, NOT stages, held matches, events waiting for the watermark) goes through a
+     * snapshot somewhere. {@code -Dcepheus.agreement.restoreCases=N} (default 800).
+     */
+    @Test
+    void restoredFromASnapshotCepheusEmitsWhatFlinksCepOperatorEmits() {
+        int cases = Integer.getInteger("cepheus.agreement.restoreCases", 800);
+        int compared = 0;
+        int skipped = 0;
+        int withMatches = 0;
+        List<String> differences = new ArrayList<>();
+        for (long seed = FIRST_SEED; seed < FIRST_SEED + cases; seed++) {
+            RandomCepCase c = RandomCepCase.draw(seed);
+            if (c == null || refusal(c) >= 0) {
+                skipped++;
+                continue;
+            }
+            int cut = new java.util.Random(seed ^ 0x5A5A).nextInt(c.input().size() + 1);
+            CepOutputs flink;
+            CepOutputs cepheus;
+            try {
+                flink = CepOutputs.ofFlink(FlinkCepReplay.run(c, false), c.timeouts());
+                cepheus = CepOutputs.of(CepheusCepReplay.runRestoredAt(c, cut), c.timeouts());
+            } catch (FlinkCepReplay.FlinkFailed | FlinkCepReplay.TooManyOutputs e) {
+                skipped++;
+                continue;
+            } catch (RuntimeException e) {
+                differences.add(c.describe() + "    restored after item " + cut + ", Cepheus threw " + e);
+                continue;
+            }
+            if (cepheus.equals(flink) || c.hasGap()
+                    && cepheus.equals(CepOutputs.ofFlink(runFlinkQuietly(c), c.timeouts()))) {
+                compared++;
+                withMatches += cepheus.hasMatches() ? 1 : 0;
+            } else {
+                differences.add(c.describe() + "    restored after item " + cut + ":\n"
+                        + cepheus.diff(flink, "Cepheus", "Flink"));
+            }
+        }
+        System.out.printf("CEP agreement with Flink across a snapshot and restore: %d cases from seed %d, %d the same,"
+                + " %d different, %d skipped (%d with matches)%n", cases, FIRST_SEED, compared, differences.size(),
+                skipped, withMatches);
+        if (!differences.isEmpty()) {
+            fail(differences.size() + " restored cases differ from Flink; the first "
+                    + Math.min(SHOWN, differences.size()) + ":\n"
+                    + String.join("\n", differences.subList(0, Math.min(SHOWN, differences.size()))));
+        }
+        assertTrue(compared >= cases / 2, "too few cases compared: " + compared);
+    }
+
+    /**
      * Event time over many keys ({@link RandomCepCase#drawManyKeys}: 6,000 keys, about 27,000 events), so that the
      * engine holds thousands of live keys at once: its read-ahead paths (from 4,096 live key states), the expiry
      * wheel over many keys and the key dictionary's reuse of freed ids all run. The same rules as

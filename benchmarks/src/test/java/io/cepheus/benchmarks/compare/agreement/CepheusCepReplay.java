@@ -1,12 +1,22 @@
 package io.cepheus.benchmarks.compare.agreement;
 
+import io.cepheus.nfa.EventCodec;
 import io.cepheus.runtime.CepEngine;
 import io.cepheus.runtime.CepTestHarness;
 import io.cepheus.runtime.KeyedStream;
 import io.cepheus.runtime.PatternStream;
 import io.cepheus.runtime.Producer;
+import io.cepheus.runtime.UserCodeException;
 import io.cepheus.runtime.time.ManualClock;
 import io.cepheus.runtime.time.WatermarkStrategy;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInput;
+import java.io.DataInputStream;
+import java.io.DataOutput;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -24,7 +34,7 @@ final class CepheusCepReplay {
 
     /** @return the outputs of all patterns, late events included */
     static List<CepOutput> run(RandomCepCase c) {
-        return run(c, false);
+        return run(c, false, -1);
     }
 
     /**
@@ -35,17 +45,57 @@ final class CepheusCepReplay {
      * @return the outputs of all patterns
      */
     static List<CepOutput> runInProcessingTime(RandomCepCase c) {
-        return run(c, true);
+        return run(c, true, -1);
     }
 
-    private static List<CepOutput> run(RandomCepCase c, boolean processingTime) {
+    /**
+     * Event time, interrupted: after the first {@code cut} input items the engine is drained and snapshotted, and
+     * a fresh engine restored from the snapshot takes the rest.
+     *
+     * @return the outputs of both engines, which should be those of an uninterrupted run
+     */
+    static List<CepOutput> runRestoredAt(RandomCepCase c, int cut) {
+        return run(c, false, cut);
+    }
+
+    private static List<CepOutput> run(RandomCepCase c, boolean processingTime, int cut) {
         List<CepOutput> outputs = new ArrayList<>();
         int[] counted = {0};
         ManualClock clock = new ManualClock(0);
+        Random drains = new Random(c.seed() * 31 + 7);
+        long[] times = c.processingTimes();
+        try {
+            CepEngine<AgreementEvent> engine = engine(c, processingTime, clock, outputs, counted);
+            Producer<AgreementEvent> producer = engine.newProducer();
+            CepTestHarness<AgreementEvent> harness = CepTestHarness.start(engine);
+            if (cut >= 0) {
+                feed(c, 0, cut, processingTime, times, clock, producer, harness, drains);
+                harness.runUntilIdle(); // a snapshot is taken between batches
+                byte[] snapshot = snapshot(harness);
+                CepEngine<AgreementEvent> restored = engine(c, processingTime, clock, outputs, counted);
+                producer = restored.newProducer();
+                harness = restore(restored, snapshot);
+                feed(c, cut, c.input().size(), processingTime, times, clock, producer, harness, drains);
+            } else {
+                feed(c, 0, c.input().size(), processingTime, times, clock, producer, harness, drains);
+            }
+            harness.runUntilIdle();
+            harness.close();
+        } catch (UserCodeException e) {
+            if (e.getCause() instanceof FlinkCepReplay.TooManyOutputs tooMany) {
+                throw tooMany; // thrown by a handler: the engine reports it as the handler's failure
+            }
+            throw e;
+        }
+        return outputs;
+    }
+
+    private static CepEngine<AgreementEvent> engine(RandomCepCase c, boolean processingTime, ManualClock clock,
+            List<CepOutput> outputs, int[] counted) {
         CepEngine<AgreementEvent> engine = CepEngine.<AgreementEvent>builder().shards(c.shards()).batchSize(c.batch())
                 .clock(clock)
                 .watermarks(WatermarkStrategy.<AgreementEvent>noWatermarks().withTimestampAssigner((e, t) -> e.ts()))
-                .build();
+                .snapshots(EVENTS, KEYS).build();
         KeyedStream<AgreementEvent> keyed = engine.keyBy(AgreementEvent::key);
         for (int p = 0; p < c.patterns().size(); p++) {
             int pattern = p;
@@ -65,25 +115,13 @@ final class CepheusCepReplay {
             stream.lateEvents((key, event, ts) -> outputs.add(new CepOutput(pattern, (Integer) key,
                     CepOutput.Kind.LATE, Integer.toString(event.id()), ts, 0)));
         }
-        Producer<AgreementEvent> producer = engine.newProducer();
-        CepTestHarness<AgreementEvent> harness = CepTestHarness.start(engine);
-        Random drains = new Random(c.seed() * 31 + 7);
-        long[] times = c.processingTimes();
-        try {
-            feed(c, processingTime, times, clock, producer, harness, drains);
-        } catch (io.cepheus.runtime.UserCodeException e) {
-            if (e.getCause() instanceof FlinkCepReplay.TooManyOutputs tooMany) {
-                throw tooMany; // thrown by a handler: the engine reports it as the handler's failure
-            }
-            throw e;
-        }
-        harness.close();
-        return outputs;
+        return engine;
     }
 
-    private static void feed(RandomCepCase c, boolean processingTime, long[] times, ManualClock clock,
-            Producer<AgreementEvent> producer, CepTestHarness<AgreementEvent> harness, Random drains) {
-        for (int i = 0; i < c.input().size(); i++) {
+    private static void feed(RandomCepCase c, int from, int to, boolean processingTime, long[] times,
+            ManualClock clock, Producer<AgreementEvent> producer, CepTestHarness<AgreementEvent> harness,
+            Random drains) {
+        for (int i = from; i < to; i++) {
             RandomCepCase.Item item = c.input().get(i);
             if (processingTime) {
                 while (clock.millis() < times[i]) { // every millisecond, as a real clock passes them; what is due
@@ -103,7 +141,25 @@ final class CepheusCepReplay {
                 harness.runUntilIdle();
             }
         }
-        harness.runUntilIdle();
+    }
+
+    private static byte[] snapshot(CepTestHarness<AgreementEvent> harness) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            harness.snapshot(out, EVENTS, KEYS);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    private static CepTestHarness<AgreementEvent> restore(CepEngine<AgreementEvent> engine, byte[] snapshot) {
+        try {
+            return CepTestHarness.restore(engine, new DataInputStream(new ByteArrayInputStream(snapshot)), EVENTS,
+                    KEYS);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Adds a match or timeout; they count toward the limit, as on Flink's side (late events do not). */
@@ -113,4 +169,32 @@ final class CepheusCepReplay {
             throw new FlinkCepReplay.TooManyOutputs();
         }
     }
+
+    private static final EventCodec<AgreementEvent> EVENTS = new EventCodec<>() {
+        @Override
+        public void write(AgreementEvent e, DataOutput out) throws IOException {
+            out.writeInt(e.key());
+            out.writeChar(e.type());
+            out.writeInt(e.value());
+            out.writeInt(e.id());
+            out.writeLong(e.ts());
+        }
+
+        @Override
+        public AgreementEvent read(DataInput in) throws IOException {
+            return new AgreementEvent(in.readInt(), in.readChar(), in.readInt(), in.readInt(), in.readLong());
+        }
+    };
+
+    private static final EventCodec<Object> KEYS = new EventCodec<>() {
+        @Override
+        public void write(Object key, DataOutput out) throws IOException {
+            out.writeInt((Integer) key);
+        }
+
+        @Override
+        public Object read(DataInput in) throws IOException {
+            return in.readInt();
+        }
+    };
 }
