@@ -202,47 +202,14 @@ class CepAgreementWithFlinkTest {
     @Test
     void restoredFromASnapshotCepheusEmitsWhatFlinksCepOperatorEmits() {
         int cases = Integer.getInteger("cepheus.agreement.restoreCases", 800);
-        int compared = 0;
-        int skipped = 0;
-        int withMatches = 0;
-        List<String> differences = new ArrayList<>();
+        EventTimeTally tally = new EventTimeTally();
         for (long seed = FIRST_SEED; seed < FIRST_SEED + cases; seed++) {
             RandomCepCase c = RandomCepCase.draw(seed);
-            if (c == null || refusal(c) >= 0) {
-                skipped++;
-                continue;
-            }
-            int cut = new java.util.Random(seed ^ 0x5A5A).nextInt(c.input().size() + 1);
-            CepOutputs flink;
-            CepOutputs cepheus;
-            try {
-                flink = CepOutputs.ofFlink(FlinkCepReplay.run(c, false), c.timeouts());
-                cepheus = CepOutputs.of(CepheusCepReplay.runRestoredAt(c, cut), c.timeouts());
-            } catch (FlinkCepReplay.FlinkFailed | FlinkCepReplay.TooManyOutputs e) {
-                skipped++;
-                continue;
-            } catch (RuntimeException e) {
-                differences.add(c.describe() + "    restored after item " + cut + ", Cepheus threw " + e);
-                continue;
-            }
-            if (cepheus.equals(flink) || c.hasGap()
-                    && cepheus.equals(CepOutputs.ofFlink(runFlinkQuietly(c), c.timeouts()))) {
-                compared++;
-                withMatches += cepheus.hasMatches() ? 1 : 0;
-            } else {
-                differences.add(c.describe() + "    restored after item " + cut + ":\n"
-                        + cepheus.diff(flink, "Cepheus", "Flink"));
-            }
+            int cut = c == null ? 0 : new java.util.Random(seed ^ 0x5A5A).nextInt(c.input().size() + 1);
+            tally.compare(c, x -> CepheusCepReplay.runRestoredAt(x, cut), "restored after item " + cut);
         }
-        System.out.printf("CEP agreement with Flink across a snapshot and restore: %d cases from seed %d, %d the same,"
-                + " %d different, %d skipped (%d with matches)%n", cases, FIRST_SEED, compared, differences.size(),
-                skipped, withMatches);
-        if (!differences.isEmpty()) {
-            fail(differences.size() + " restored cases differ from Flink; the first "
-                    + Math.min(SHOWN, differences.size()) + ":\n"
-                    + String.join("\n", differences.subList(0, Math.min(SHOWN, differences.size()))));
-        }
-        assertTrue(compared >= cases / 2, "too few cases compared: " + compared);
+        tally.report("across a snapshot and restore, " + cases + " cases from seed " + FIRST_SEED);
+        assertTrue(tally.same >= cases / 2, "too few cases compared: " + tally.same);
     }
 
     /**
@@ -254,41 +221,67 @@ class CepAgreementWithFlinkTest {
     @Test
     void overManyKeysCepheusEmitsWhatFlinksCepOperatorEmits() {
         int cases = Integer.getInteger("cepheus.agreement.manyKeysCases", 8);
-        int compared = 0;
-        int withMatches = 0;
-        int skipped = 0;
-        List<String> differences = new ArrayList<>();
-        for (long seed = FIRST_SEED; seed < FIRST_SEED + cases * 4L && compared + differences.size() < cases; seed++) {
-            RandomCepCase c = RandomCepCase.drawManyKeys(seed, 6_000);
+        EventTimeTally tally = new EventTimeTally();
+        for (long seed = FIRST_SEED; seed < FIRST_SEED + cases * 4L && tally.compared() < cases; seed++) {
+            tally.compare(RandomCepCase.drawManyKeys(seed, 6_000), CepheusCepReplay::run, "over 6,000 keys");
+        }
+        tally.report("over 6,000 keys");
+        assertTrue(tally.same >= cases / 2, "too few cases compared: " + tally.same);
+        assertTrue(tally.withMatches >= tally.same / 3, "too few cases with matches: " + tally.withMatches);
+    }
+
+    /**
+     * Event-time comparisons of one kind of case, under the rules of {@link #cepheusEmitsWhatFlinksCepOperatorEmits()}
+     * (a case with a gap may also equal Flink with a timer at every watermark).
+     */
+    private static final class EventTimeTally {
+        int same;
+        int skipped;
+        int withMatches;
+        final List<String> differences = new ArrayList<>();
+
+        /** @param c a case, or null (a shape left out); @param how what the Cepheus run did, for a difference */
+        void compare(RandomCepCase c, java.util.function.Function<RandomCepCase, List<CepOutput>> cepheusRun,
+                String how) {
             if (c == null || refusal(c) >= 0) {
                 skipped++;
-                continue;
+                return;
             }
             CepOutputs flink;
             CepOutputs cepheus;
             try {
                 flink = CepOutputs.ofFlink(FlinkCepReplay.run(c, false), c.timeouts());
-                cepheus = CepOutputs.of(CepheusCepReplay.run(c), c.timeouts());
+                cepheus = CepOutputs.of(cepheusRun.apply(c), c.timeouts());
             } catch (FlinkCepReplay.FlinkFailed | FlinkCepReplay.TooManyOutputs e) {
                 skipped++;
-                continue;
+                return;
+            } catch (RuntimeException e) {
+                differences.add(c.describe() + "    " + how + ", Cepheus threw " + e);
+                return;
             }
             if (cepheus.equals(flink) || c.hasGap()
                     && cepheus.equals(CepOutputs.ofFlink(runFlinkQuietly(c), c.timeouts()))) {
-                compared++;
+                same++;
                 withMatches += cepheus.hasMatches() ? 1 : 0;
             } else {
-                differences.add("seed " + c.seed() + " (many keys): " + c.patterns().get(0) + "\n"
-                        + cepheus.diff(flink, "Cepheus", "Flink"));
+                differences.add(c.describe() + "    " + how + ":\n" + cepheus.diff(flink, "Cepheus", "Flink"));
             }
         }
-        System.out.printf("CEP agreement with Flink over 6,000 keys: %d cases the same, %d different (%d with"
-                + " matches), %d skipped%n", compared, differences.size(), withMatches, skipped);
-        if (!differences.isEmpty()) {
-            fail(differences.size() + " many-key cases differ from Flink; the first:\n" + differences.get(0));
+
+        int compared() {
+            return same + differences.size();
         }
-        assertTrue(compared >= cases / 2, "too few cases compared: " + compared);
-        assertTrue(withMatches >= compared / 3, "too few cases with matches: " + withMatches);
+
+        /** Prints the tally and fails on differences. */
+        void report(String what) {
+            System.out.printf("CEP agreement with Flink %s: %d the same, %d different, %d skipped (%d with matches)%n",
+                    what, same, differences.size(), skipped, withMatches);
+            if (!differences.isEmpty()) {
+                fail(differences.size() + " cases " + what + " differ from Flink; the first "
+                        + Math.min(SHOWN, differences.size()) + ":\n"
+                        + String.join("\n", differences.subList(0, Math.min(SHOWN, differences.size()))));
+            }
+        }
     }
 
     /** Flink with a timer at every watermark (the README's gap rule); a failure here counts as a difference. */
