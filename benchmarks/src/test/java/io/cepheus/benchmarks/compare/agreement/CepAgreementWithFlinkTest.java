@@ -24,7 +24,9 @@ import org.junit.jupiter.api.Test;
  *     with a gap, Flink's operator may also be run with a timer after every watermark
  *     ({@link FlinkCepReplay#run(RandomCepCase, boolean)}).</li>
  * </ul>
- * Cases either engine refuses to compile, cases on which Flink throws, and cases with more than
+ * A pattern whose skip strategy throws when a match lacks its stage ({@code throwExceptionOnMiss()}, a quarter of
+ * those naming a stage) must make both engines fail, for the same reason, or neither. Cases either engine refuses
+ * to compile, cases on which Flink throws otherwise, and cases with more than
  * {@value FlinkCepReplay#MAX_OUTPUTS} outputs are counted and skipped.
  *
  * <p>{@code -Dcepheus.agreement.cases=N} (default 1,500) and {@code -Dcepheus.agreement.seed=S} (the first seed,
@@ -42,6 +44,7 @@ class CepAgreementWithFlinkTest {
         int drawnOut = 0;
         int[] refused = new int[3]; // by Cepheus only, by Flink only, by both
         int flinkFailed = 0;
+        int bothFailedToSkip = 0;
         int tooBig = 0;
         int same = 0;
         int sameWithGapTimers = 0;
@@ -70,7 +73,18 @@ class CepAgreementWithFlinkTest {
                 flink = CepOutputs.ofFlink(FlinkCepReplay.run(c, false), c.timeouts());
                 cepheus = CepOutputs.of(CepheusCepReplay.run(c), c.timeouts());
             } catch (FlinkCepReplay.FlinkFailed e) {
-                flinkFailed++;
+                String flinkWhy = skipFailure(e);
+                if (flinkWhy == null) {
+                    flinkFailed++;
+                    continue;
+                }
+                String cepheusWhy = cepheusSkipFailure(c);
+                if (flinkWhy.equals(cepheusWhy)) {
+                    bothFailedToSkip++;
+                } else {
+                    differences.add(c.describe() + "    Flink failed to skip (" + flinkWhy + "), Cepheus "
+                            + (cepheusWhy == null ? "did not fail" : "for another reason (" + cepheusWhy + ")") + "\n");
+                }
                 continue;
             } catch (FlinkCepReplay.TooManyOutputs e) {
                 tooBig++;
@@ -103,11 +117,12 @@ class CepAgreementWithFlinkTest {
         }
         int compared = same + sameWithGapTimers + differences.size() - refused[0] - refused[1];
         System.out.printf("CEP agreement with Flink: %d cases from seed %d, %d compared: %d the same, %d the same"
-                + " once gaps close at watermarks, %d different; skipped: %d shapes left out, refused by Cepheus's"
-                + " compiler only %d, by Flink's only %d, by both %d, %d Flink exceptions, %d too big. Compared"
-                + " cases with matches %d, timeouts %d, late"
-                + " events %d%n", CASES, FIRST_SEED, compared, same, sameWithGapTimers, differences.size(), drawnOut,
-                refused[0], refused[1], refused[2], flinkFailed, tooBig, withMatches, withTimeouts, withLate);
+                + " once gaps close at watermarks, %d failing alike to skip (throwExceptionOnMiss), %d different;"
+                + " skipped: %d shapes left out, refused by Cepheus's compiler only %d, by Flink's only %d, by both %d, %d other"
+                + " Flink exceptions, %d too big. Compared cases with matches %d, timeouts %d, late events %d%n",
+                CASES, FIRST_SEED, compared, same, sameWithGapTimers, bothFailedToSkip,
+                differences.size(), drawnOut, refused[0], refused[1], refused[2], flinkFailed, tooBig, withMatches,
+                withTimeouts, withLate);
         if (!differences.isEmpty()) {
             fail(differences.size() + " of " + compared + " cases differ from Flink; the first "
                     + Math.min(SHOWN, differences.size()) + ":\n"
@@ -290,6 +305,31 @@ class CepAgreementWithFlinkTest {
             return FlinkCepReplay.run(c, true);
         } catch (FlinkCepReplay.FlinkFailed e) {
             return List.of();
+        }
+    }
+
+    /**
+     * @return why a run failed to apply a {@code throwExceptionOnMiss()} skip strategy: {@code "missing"} (a match
+     *         lacked the named stage) or {@code "first"} (its event was the match's first), or null for any other
+     *         failure; both engines' messages say "Could not skip to"
+     */
+    private static String skipFailure(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            String message = t.getMessage();
+            if (message != null && message.contains("Could not skip to")) {
+                return message.contains("first element") ? "first" : "missing";
+            }
+        }
+        return null;
+    }
+
+    /** @return why the Cepheus run of the case failed to apply its skip strategy ({@link #skipFailure}), or null */
+    private static String cepheusSkipFailure(RandomCepCase c) {
+        try {
+            CepheusCepReplay.run(c);
+            return null;
+        } catch (RuntimeException e) {
+            return skipFailure(e);
         }
     }
 

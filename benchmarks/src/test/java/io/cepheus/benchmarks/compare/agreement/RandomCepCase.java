@@ -46,7 +46,8 @@ record RandomCepCase(long seed, List<RandomPattern> patterns, List<Item> input, 
             if (pattern.hasEmptyLoopingGroup()) {
                 return null;
             }
-            patterns.add(pattern);
+            // drawn apart from the case's stream, so the other draws stay what they were
+            patterns.add(new Random(seed * 7 + 3 + p).nextInt(4) == 0 ? pattern.throwingOnMiss() : pattern);
             explosive |= pattern.explosive();
         }
         int shards = random.nextBoolean() ? 1 : 3;

@@ -24,8 +24,11 @@ import java.util.Random;
  * @param windowMs   {@code within} (first and last), or 0
  * @param gapMs      {@code within(..., PREVIOUS_AND_CURRENT)} on the last stage, or 0
  * @param byValue    whether equal timestamps are ordered by the events' values (a comparator) instead of arrival
+ * @param throwOnMiss whether skip strategies 3 and 4 throw when a match lacks their stage (or it is the match's
+ *                   first event): {@code throwExceptionOnMiss()}
  */
-record RandomPattern(Stage[] stages, int skip, String skipTarget, int windowMs, int gapMs, boolean byValue) {
+record RandomPattern(Stage[] stages, int skip, String skipTarget, int windowMs, int gapMs, boolean byValue,
+        boolean throwOnMiss) {
 
     static final int BEGIN = 0;
     static final int NEXT = 1;
@@ -96,7 +99,7 @@ record RandomPattern(Stage[] stages, int skip, String skipTarget, int windowMs, 
         String skipTarget = stages[target].group() != null ? NAMES[target] + "1" : NAMES[target];
         int windowMs = random.nextInt(5) == 0 ? 0 : 1 + random.nextInt(10);
         int gapMs = random.nextInt(5) == 0 ? 1 + random.nextInt(4) : 0;
-        return new RandomPattern(stages, skip, skipTarget, windowMs, gapMs, random.nextInt(5) == 0);
+        return new RandomPattern(stages, skip, skipTarget, windowMs, gapMs, random.nextInt(5) == 0, false);
     }
 
     private static Condition condition(Random random) {
@@ -125,6 +128,11 @@ record RandomPattern(Stage[] stages, int skip, String skipTarget, int windowMs, 
         return new Stage(op, name, condition(random), quantifier, from, to, random.nextInt(4) == 0,
                 quantifier != SINGLE && random.nextInt(4) == 0, quantifier != SINGLE ? random.nextInt(3) : RELAXED,
                 quantifier == TIMES_OR_MORE && random.nextInt(5) == 0 ? condition(random) : null, null);
+    }
+
+    /** @return this pattern, throwing when its skip strategy's stage is missing from a match (when it names one) */
+    RandomPattern throwingOnMiss() {
+        return new RandomPattern(stages, skip, skipTarget, windowMs, gapMs, byValue, skip == 3 || skip == 4);
     }
 
     /** @return whether a quantified group's stages are all optional (a group that can match nothing; not drawn) */
@@ -161,7 +169,7 @@ record RandomPattern(Stage[] stages, int skip, String skipTarget, int windowMs, 
         return Arrays.toString(stages) + " skip=" + new String[] {"noSkip", "skipToNext", "skipPastLastEvent",
                 "skipToFirst(" + skipTarget + ")", "skipToLast(" + skipTarget + ")"}[skip]
                 + (windowMs > 0 ? " within " + windowMs : "") + (gapMs > 0 ? " gap " + gapMs : "")
-                + (byValue ? " ties by value" : "");
+                + (byValue ? " ties by value" : "") + (throwOnMiss ? " throwing on a missing skip stage" : "");
     }
 
     // ------------------------------------------------------------------------------------------------ Cepheus
@@ -171,8 +179,10 @@ record RandomPattern(Stage[] stages, int skip, String skipTarget, int windowMs, 
         AfterMatchSkipStrategy skipStrategy = switch (skip) {
             case 1 -> AfterMatchSkipStrategy.skipToNext();
             case 2 -> AfterMatchSkipStrategy.skipPastLastEvent();
-            case 3 -> AfterMatchSkipStrategy.skipToFirst(skipTarget);
-            case 4 -> AfterMatchSkipStrategy.skipToLast(skipTarget);
+            case 3 -> throwOnMiss ? AfterMatchSkipStrategy.skipToFirst(skipTarget).throwExceptionOnMiss()
+                    : AfterMatchSkipStrategy.skipToFirst(skipTarget);
+            case 4 -> throwOnMiss ? AfterMatchSkipStrategy.skipToLast(skipTarget).throwExceptionOnMiss()
+                    : AfterMatchSkipStrategy.skipToLast(skipTarget);
             default -> AfterMatchSkipStrategy.noSkip();
         };
         Pattern<AgreementEvent> p = cepheus(stages, skipStrategy);
@@ -242,8 +252,14 @@ record RandomPattern(Stage[] stages, int skip, String skipTarget, int windowMs, 
         org.apache.flink.cep.nfa.aftermatch.AfterMatchSkipStrategy skipStrategy = switch (skip) {
             case 1 -> org.apache.flink.cep.nfa.aftermatch.AfterMatchSkipStrategy.skipToNext();
             case 2 -> org.apache.flink.cep.nfa.aftermatch.AfterMatchSkipStrategy.skipPastLastEvent();
-            case 3 -> org.apache.flink.cep.nfa.aftermatch.AfterMatchSkipStrategy.skipToFirst(skipTarget);
-            case 4 -> org.apache.flink.cep.nfa.aftermatch.AfterMatchSkipStrategy.skipToLast(skipTarget);
+            case 3 -> throwOnMiss
+                    ? org.apache.flink.cep.nfa.aftermatch.AfterMatchSkipStrategy.skipToFirst(skipTarget)
+                            .throwExceptionOnMiss()
+                    : org.apache.flink.cep.nfa.aftermatch.AfterMatchSkipStrategy.skipToFirst(skipTarget);
+            case 4 -> throwOnMiss
+                    ? org.apache.flink.cep.nfa.aftermatch.AfterMatchSkipStrategy.skipToLast(skipTarget)
+                            .throwExceptionOnMiss()
+                    : org.apache.flink.cep.nfa.aftermatch.AfterMatchSkipStrategy.skipToLast(skipTarget);
             default -> org.apache.flink.cep.nfa.aftermatch.AfterMatchSkipStrategy.noSkip();
         };
         org.apache.flink.cep.pattern.Pattern<AgreementEvent, AgreementEvent> p = flink(stages, skipStrategy);
