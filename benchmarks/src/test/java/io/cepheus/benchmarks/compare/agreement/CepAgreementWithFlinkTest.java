@@ -119,7 +119,8 @@ class CepAgreementWithFlinkTest {
         System.out.printf("CEP agreement with Flink: %d cases from seed %d, %d compared: %d the same, %d the same"
                 + " once gaps close at watermarks, %d failing alike to skip (throwExceptionOnMiss), %d different;"
                 + " skipped: %d shapes left out, refused by Cepheus's compiler only %d, by Flink's only %d, by both"
-                + " %d, %d other Flink exceptions, %d too big. Compared cases with matches %d, timeouts %d, late events %d%n",
+                + " %d, %d other Flink exceptions, %d too big. Compared cases with matches %d, timeouts %d, late"
+                + " events %d%n",
                 CASES, FIRST_SEED, compared, same, sameWithGapTimers, bothFailedToSkip,
                 differences.size(), drawnOut, refused[0], refused[1], refused[2], flinkFailed, tooBig, withMatches,
                 withTimeouts, withLate);
