@@ -44,6 +44,7 @@ class CepAgreementWithFlinkTest {
         int drawnOut = 0;
         int[] refused = new int[3]; // by Cepheus only, by Flink only, by both
         int flinkFailed = 0;
+        int flinkCompilerCrashed = 0;
         int bothFailedToSkip = 0;
         int tooBig = 0;
         int same = 0;
@@ -59,6 +60,10 @@ class CepAgreementWithFlinkTest {
                 continue;
             }
             int refusal = refusal(c);
+            if (refusal == 3) {
+                flinkCompilerCrashed++;
+                continue;
+            }
             if (refusal >= 0) {
                 refused[refusal]++;
                 if (refusal < 2) { // the compilers must refuse the same patterns
@@ -79,7 +84,10 @@ class CepAgreementWithFlinkTest {
                     continue;
                 }
                 String cepheusWhy = cepheusSkipFailure(c);
-                if (flinkWhy.equals(cepheusWhy)) {
+                // with two such patterns each engine reports the failure it meets first: Flink runs the patterns
+                // one after the other, Cepheus both along the stream
+                boolean twoThrowing = c.patterns().stream().filter(RandomPattern::throwOnMiss).count() > 1;
+                if (flinkWhy.equals(cepheusWhy) || twoThrowing && cepheusWhy != null) {
                     bothFailedToSkip++;
                 } else {
                     differences.add(c.describe() + "    Flink failed to skip (" + flinkWhy + "), Cepheus "
@@ -119,11 +127,11 @@ class CepAgreementWithFlinkTest {
         System.out.printf("CEP agreement with Flink: %d cases from seed %d, %d compared: %d the same, %d the same"
                 + " once gaps close at watermarks, %d failing alike to skip (throwExceptionOnMiss), %d different;"
                 + " skipped: %d shapes left out, refused by Cepheus's compiler only %d, by Flink's only %d, by both"
-                + " %d, %d other Flink exceptions, %d too big. Compared cases with matches %d, timeouts %d, late"
-                + " events %d%n",
+                + " %d, %d Flink compiler crashes, %d other Flink exceptions, %d too big. Compared cases with"
+                + " matches %d, timeouts %d, late events %d%n",
                 CASES, FIRST_SEED, compared, same, sameWithGapTimers, bothFailedToSkip,
-                differences.size(), drawnOut, refused[0], refused[1], refused[2], flinkFailed, tooBig, withMatches,
-                withTimeouts, withLate);
+                differences.size(), drawnOut, refused[0], refused[1], refused[2], flinkCompilerCrashed, flinkFailed,
+                tooBig, withMatches, withTimeouts, withLate);
         if (!differences.isEmpty()) {
             fail(differences.size() + " of " + compared + " cases differ from Flink; the first "
                     + Math.min(SHOWN, differences.size()) + ":\n"
@@ -334,21 +342,33 @@ class CepAgreementWithFlinkTest {
         }
     }
 
-    /** @return -1 if both compilers take every pattern, else 0 (Cepheus refuses one), 1 (Flink), 2 (both) */
+    /**
+     * @return -1 if both compilers take every pattern, else 0 (Cepheus refuses one), 1 (Flink), 2 (both), or 3 when
+     *         Flink's compiler crashes on one ({@link NullPointerException}: a Flink bug, not a refusal; seen once in
+     *         20,000 cases, on a {@code notFollowedBy} followed by an optional {@code allowCombinations} stage and an
+     *         optional greedy loop with {@code until})
+     */
     private static int refusal(RandomCepCase c) {
         boolean cepheus = true;
         boolean flink = true;
         for (RandomPattern p : c.patterns()) {
             cepheus &= compiles(() -> NfaCompiler.compile(p.cepheus()));
-            flink &= compiles(() -> NFACompiler.compileFactory(p.flink(), true));
+            try {
+                flink &= compiles(() -> NFACompiler.compileFactory(p.flink(), true));
+            } catch (NullPointerException flinkCrashed) {
+                return 3;
+            }
         }
         return cepheus && flink ? -1 : cepheus ? 1 : flink ? 0 : 2;
     }
 
+    /** @return whether {@code compile} ran; false if it refused the pattern (a NullPointerException propagates) */
     private static boolean compiles(Runnable compile) {
         try {
             compile.run();
             return true;
+        } catch (NullPointerException crash) {
+            throw crash;
         } catch (RuntimeException e) {
             return false;
         }
