@@ -4,13 +4,18 @@ import io.cepheus.runtime.CepEngine;
 import io.cepheus.runtime.CepTestHarness;
 import io.cepheus.runtime.IntervalJoin;
 import io.cepheus.runtime.Producer;
+import io.cepheus.runtime.time.ManualClock;
 import io.cepheus.runtime.window.ContinuousEventTimeTrigger;
+import io.cepheus.runtime.window.ContinuousProcessingTimeTrigger;
 import io.cepheus.runtime.window.CountTrigger;
 import io.cepheus.runtime.window.EventTimeSessionWindows;
+import io.cepheus.runtime.window.ProcessingTimeSessionWindows;
 import io.cepheus.runtime.window.PurgingTrigger;
 import io.cepheus.runtime.window.SlidingEventTimeWindows;
+import io.cepheus.runtime.window.SlidingProcessingTimeWindows;
 import io.cepheus.runtime.window.Trigger;
 import io.cepheus.runtime.window.TumblingEventTimeWindows;
+import io.cepheus.runtime.window.TumblingProcessingTimeWindows;
 import io.cepheus.runtime.window.WindowAssigner;
 import java.time.Duration;
 import java.util.function.Function;
@@ -63,7 +68,9 @@ final class CepheusJoinReplay {
     static JoinOutputs windowJoin(RandomJoinCase c) {
         JoinOutputs o = new JoinOutputs();
         int[] item = {0};
-        CepEngine<String> engine = CepEngine.<String>builder().shards(c.shards()).inboxCapacity(4096).build();
+        ManualClock clock = new ManualClock(0);
+        CepEngine<String> engine = CepEngine.<String>builder().shards(c.shards()).inboxCapacity(4096).clock(clock)
+                .build();
         try {
             Trigger<String> trigger = trigger(c);
             if (c.family().equals("wj")) {
@@ -89,7 +96,11 @@ final class CepheusJoinReplay {
             o.refuse("window");
             return o;
         }
-        feed(c, engine, item);
+        if (c.processingTime()) {
+            feedInProcessingTime(c, engine, item, clock);
+        } else {
+            feed(c, engine, item);
+        }
         return o;
     }
 
@@ -123,7 +134,41 @@ final class CepheusJoinReplay {
         }
     }
 
+    /** Processing time: the clock passes every millisecond up to each item's arrival; watermarks only move it. */
+    private static void feedInProcessingTime(RandomJoinCase c, CepEngine<String> engine, int[] item,
+            ManualClock clock) {
+        Producer<String> left = engine.newProducer();
+        Producer<String> right = engine.newProducer();
+        CepTestHarness<String> harness = CepTestHarness.start(engine);
+        long[] times = c.processingTimes();
+        try {
+            for (int i = 0; i <= c.input().size(); i++) {
+                item[0] = i;
+                while (clock.millis() < times[i]) {
+                    clock.advance(1);
+                    harness.runUntilIdle();
+                }
+                if (i < c.input().size() && !c.input().get(i).isWatermark()) {
+                    RandomJoinCase.Item t = c.input().get(i);
+                    (t.side() == 'L' ? left : right).send(t.element(), t.ts());
+                }
+                harness.runUntilIdle();
+            }
+        } finally {
+            harness.close();
+        }
+    }
+
     private static WindowAssigner<String> assigner(RandomJoinCase c) {
+        if (c.processingTime()) {
+            return switch (c.assigner()) {
+                case "tumbling" -> TumblingProcessingTimeWindows.of(Duration.ofMillis(c.size()),
+                        Duration.ofMillis(c.offset()));
+                case "sliding" -> SlidingProcessingTimeWindows.of(Duration.ofMillis(c.size()),
+                        Duration.ofMillis(c.slide()), Duration.ofMillis(c.offset()));
+                default -> ProcessingTimeSessionWindows.withGap(Duration.ofMillis(c.gap()));
+            };
+        }
         return switch (c.assigner()) {
             case "tumbling" -> TumblingEventTimeWindows.of(Duration.ofMillis(c.size()), Duration.ofMillis(c.offset()));
             case "sliding" -> SlidingEventTimeWindows.of(Duration.ofMillis(c.size()), Duration.ofMillis(c.slide()),
@@ -136,7 +181,8 @@ final class CepheusJoinReplay {
         return switch (c.trigger()) {
             case "count" -> CountTrigger.of(c.triggerN());
             case "purgecount" -> PurgingTrigger.of(CountTrigger.of(c.triggerN()));
-            case "cont" -> ContinuousEventTimeTrigger.of(Duration.ofMillis(c.triggerN()));
+            case "cont" -> c.processingTime() ? ContinuousProcessingTimeTrigger.of(Duration.ofMillis(c.triggerN()))
+                    : ContinuousEventTimeTrigger.of(Duration.ofMillis(c.triggerN()));
             default -> null;
         };
     }

@@ -21,10 +21,14 @@ import org.apache.flink.streaming.api.operators.co.IntervalJoinOperator;
 import org.apache.flink.streaming.api.transformations.OneInputTransformation;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.api.windowing.assigners.EventTimeSessionWindows;
+import org.apache.flink.streaming.api.windowing.assigners.ProcessingTimeSessionWindows;
 import org.apache.flink.streaming.api.windowing.assigners.SlidingEventTimeWindows;
+import org.apache.flink.streaming.api.windowing.assigners.SlidingProcessingTimeWindows;
 import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
+import org.apache.flink.streaming.api.windowing.assigners.TumblingProcessingTimeWindows;
 import org.apache.flink.streaming.api.windowing.assigners.WindowAssigner;
 import org.apache.flink.streaming.api.windowing.triggers.ContinuousEventTimeTrigger;
+import org.apache.flink.streaming.api.windowing.triggers.ContinuousProcessingTimeTrigger;
 import org.apache.flink.streaming.api.windowing.triggers.CountTrigger;
 import org.apache.flink.streaming.api.windowing.triggers.PurgingTrigger;
 import org.apache.flink.streaming.api.windowing.triggers.Trigger;
@@ -134,6 +138,10 @@ final class FlinkJoinReplay {
         harness.setStateBackend(new HashMapStateBackend());
         harness.open();
         try {
+            if (c.processingTime()) {
+                feedInProcessingTime(c, harness, o);
+                return o;
+            }
             long left = Long.MIN_VALUE;
             long right = Long.MIN_VALUE;
             long watermark = Long.MIN_VALUE;
@@ -164,6 +172,28 @@ final class FlinkJoinReplay {
         return o;
     }
 
+    /** Processing time: the clock passes every millisecond up to each item's arrival; watermarks only move it. */
+    private static void feedInProcessingTime(RandomJoinCase c,
+            KeyedOneInputStreamOperatorTestHarness<String, TaggedUnion<String, String>, String> harness,
+            JoinOutputs o) throws Exception {
+        long[] times = c.processingTimes();
+        long now = 0;
+        harness.setProcessingTime(0);
+        for (int i = 0; i <= c.input().size(); i++) {
+            while (now < times[i]) {
+                harness.setProcessingTime(++now);
+            }
+            if (i < c.input().size() && !c.input().get(i).isWatermark()) {
+                RandomJoinCase.Item t = c.input().get(i);
+                harness.processElement(new StreamRecord<>(t.side() == 'L' ? TaggedUnion.one(t.element())
+                        : TaggedUnion.two(t.element()), t.ts()));
+                // a timer set for now fires at once, as Flink's system time service runs it
+                harness.setProcessingTime(now);
+            }
+            drainResults(harness.getOutput(), i, o, c.family().equals("wj") ? "PAIR " : "");
+        }
+    }
+
     private static void drainResults(Queue<Object> output, int item, JoinOutputs o, String prefix) {
         Object x;
         while ((x = output.poll()) != null) {
@@ -182,6 +212,15 @@ final class FlinkJoinReplay {
 
     @SuppressWarnings("rawtypes")
     private static WindowAssigner assigner(RandomJoinCase c) {
+        if (c.processingTime()) {
+            return switch (c.assigner()) {
+                case "tumbling" -> TumblingProcessingTimeWindows.of(Duration.ofMillis(c.size()),
+                        Duration.ofMillis(c.offset()));
+                case "sliding" -> SlidingProcessingTimeWindows.of(Duration.ofMillis(c.size()),
+                        Duration.ofMillis(c.slide()), Duration.ofMillis(c.offset()));
+                default -> ProcessingTimeSessionWindows.withGap(Duration.ofMillis(c.gap()));
+            };
+        }
         return switch (c.assigner()) {
             case "tumbling" -> TumblingEventTimeWindows.of(Duration.ofMillis(c.size()), Duration.ofMillis(c.offset()));
             case "sliding" -> SlidingEventTimeWindows.of(Duration.ofMillis(c.size()), Duration.ofMillis(c.slide()),
@@ -195,7 +234,8 @@ final class FlinkJoinReplay {
         return switch (c.trigger()) {
             case "count" -> CountTrigger.of(c.triggerN());
             case "purgecount" -> PurgingTrigger.of(CountTrigger.of(c.triggerN()));
-            case "cont" -> ContinuousEventTimeTrigger.of(Duration.ofMillis(c.triggerN()));
+            case "cont" -> c.processingTime() ? ContinuousProcessingTimeTrigger.of(Duration.ofMillis(c.triggerN()))
+                    : ContinuousEventTimeTrigger.of(Duration.ofMillis(c.triggerN()));
             default -> null;
         };
     }

@@ -26,6 +26,51 @@ class JoinAgreementWithFlinkTest {
     private static final long FIRST_SEED = Long.getLong("cepheus.agreement.seed", 0L);
     private static final int SHOWN = 5;
 
+    /**
+     * Window joins and coGroups in processing time, on the same cases near time zero
+     * ({@link RandomJoinCase#inProcessingTime()}): the clocks pass every millisecond; after each input item both
+     * must have emitted the same pairs (coGroups) with the same timestamps.
+     */
+    @ParameterizedTest(name = "{0} in processing time")
+    @ValueSource(strings = {"wj", "cg"})
+    void inProcessingTimeCepheusEmitsWhatFlinksWindowJoinEmits(String family) throws Exception {
+        int same = 0;
+        int leftOut = 0;
+        int withOutput = 0;
+        List<String> differences = new ArrayList<>();
+        for (long seed = FIRST_SEED; seed < FIRST_SEED + CASES; seed++) {
+            RandomJoinCase c = RandomJoinCase.draw(seed, family).inProcessingTime();
+            if (!c.nearZero()) {
+                leftOut++;
+                continue;
+            }
+            JoinOutputs flink = FlinkJoinReplay.windowJoin(c);
+            JoinOutputs cepheus = CepheusJoinReplay.windowJoin(c);
+            if (flink.error() != null || cepheus.error() != null) {
+                if (!Objects.equals(flink.error(), cepheus.error())) {
+                    differences.add(c + "\n    Flink:   " + flink + "\n    Cepheus: " + cepheus);
+                }
+                continue;
+            }
+            if (flink.multiset(true, false).equals(cepheus.multiset(true, false))) {
+                same++;
+                withOutput += flink.multiset(false, false).isEmpty() ? 0 : 1;
+            } else {
+                differences.add(c + "\n    Flink:   " + flink + "\n    Cepheus: " + cepheus);
+            }
+        }
+        System.out.printf("%s agreement with Flink in processing time: %d cases from seed %d: %d the same, %d"
+                + " different, %d left out (times far from zero). Same cases with output %d%n", family, CASES,
+                FIRST_SEED, same, differences.size(), leftOut, withOutput);
+        if (!differences.isEmpty()) {
+            fail(differences.size() + " " + family + " cases differ from Flink in processing time; the first "
+                    + Math.min(SHOWN, differences.size()) + ":\n"
+                    + String.join("\n", differences.subList(0, Math.min(SHOWN, differences.size()))));
+        }
+        assertTrue(same >= CASES / 4, "too few cases the same: " + same);
+        assertTrue(withOutput >= same / 2, "too few cases with output: " + withOutput);
+    }
+
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"ij", "wj", "cg"})
     void cepheusEmitsWhatFlinksJoinOperatorsEmit(String family) throws Exception {

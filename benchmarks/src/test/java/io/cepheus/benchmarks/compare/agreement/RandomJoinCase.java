@@ -30,10 +30,11 @@ import java.util.function.LongUnaryOperator;
  * @param triggerN the trigger's count or interval
  * @param shards  the Cepheus engine's shards
  * @param input   the input items, in arrival order
+ * @param processingTime whether a window join or coGroup runs in processing time ({@link #inProcessingTime()})
  */
 record RandomJoinCase(long seed, String family, long lower, long upper, boolean lowerExclusive,
         boolean upperExclusive, String assigner, long size, long slide, long offset, long gap, long lateness,
-        String trigger, long triggerN, int shards, List<Item> input) {
+        String trigger, long triggerN, int shards, List<Item> input, boolean processingTime) {
 
     /**
      * An input item: an element of side {@code L} or {@code R}, or a watermark ({@code element} null) for side
@@ -154,7 +155,41 @@ record RandomJoinCase(long seed, String family, long lower, long upper, boolean 
             newest = Math.max(newest, e[3]);
         }
         return new RandomJoinCase(seed, family, lower, upper, lowerExclusive, upperExclusive, assigner, size, slide,
-                offset, gap, lateness, trigger, triggerN, shards, List.copyOf(input));
+                offset, gap, lateness, trigger, triggerN, shards, List.copyOf(input), false);
+    }
+
+    /**
+     * @return this window join or coGroup in processing time: the processing-time assigners and continuous trigger,
+     *         no lateness, each element arriving when the clock reaches its {@link #processingTimes() time};
+     *         watermarks only move the clock
+     */
+    RandomJoinCase inProcessingTime() {
+        return new RandomJoinCase(seed, family, lower, upper, lowerExclusive, upperExclusive, assigner, size, slide,
+                offset, gap, 0, trigger, triggerN, shards, input, true);
+    }
+
+    /**
+     * @return whether every time in the input is within a second of zero and windows are shorter than a second (the
+     *         processing-time runs step the clock by 1 ms)
+     */
+    boolean nearZero() {
+        return size + gap + triggerN <= 1_000 && input.stream().allMatch(t -> Math.abs(t.ts()) <= 1_000);
+    }
+
+    /**
+     * For processing time: the clock time at which each input item arrives, the running maximum of the items' times
+     * from 0; then the final watermarks, when every window has closed (a window's size, a session's gap and a
+     * continuous trigger's interval after the last arrival, and 100 ms more).
+     */
+    long[] processingTimes() {
+        long[] times = new long[input.size() + 1];
+        long now = 0;
+        for (int i = 0; i < input.size(); i++) {
+            now = Math.max(now, input.get(i).ts());
+            times[i] = now;
+        }
+        times[input.size()] = now + size + gap + triggerN + 100;
+        return times;
     }
 
     /** @return an element's key */
@@ -182,6 +217,7 @@ record RandomJoinCase(long seed, String family, long lower, long upper, boolean 
                     case "sliding" -> "sliding " + size + "/" + slide + " offset " + offset;
                     default -> "session " + gap;
                 } + " lateness " + lateness + " trigger " + trigger + (trigger.equals("default") ? "" : " " + triggerN);
-        return "seed " + seed + ": " + config + ", " + shards + " shard(s)\n  input: " + input;
+        return "seed " + seed + ": " + (processingTime ? "processing time, " : "") + config + ", " + shards
+                + " shard(s)\n  input: " + input;
     }
 }
