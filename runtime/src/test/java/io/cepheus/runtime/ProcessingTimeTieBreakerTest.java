@@ -65,6 +65,20 @@ class ProcessingTimeTieBreakerTest {
     }
 
     @Test
+    void arrivalsOfTheLastMillisecondAreMatchedWhenTheInputEnds() {
+        ManualClock clock = new ManualClock(5);
+        List<String> out = new ArrayList<>();
+        CepEngine<Ev> engine = engine(clock, out);
+        Producer<Ev> in = engine.newProducer();
+        CepTestHarness<Ev> harness = CepTestHarness.start(engine);
+        in.send(new Ev("u1", 'b', 2));
+        in.send(new Ev("u1", 'a', 1));
+        harness.close(); // the end of input flushes processing time too: nothing waits for a clock that stopped
+        assertEquals(List.of("u1 1->2 @5"), out);
+        assertEquals(0, engine.metrics().total(ShardMetrics::keys));
+    }
+
+    @Test
     void arrivalsOfDifferentMillisecondsKeepTheirOrder() {
         ManualClock clock = new ManualClock(5);
         List<String> out = new ArrayList<>();
