@@ -98,11 +98,13 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
     private final Emitter emitter = new Emitter();
     /** Null in event time; in processing time, the clock whose time stamps events on arrival. */
     private io.cepheus.runtime.time.Clock processingClock;
-    /**
-     * Whether events of equal timestamp are ordered by a tie-breaker: in processing time, events that arrive in
-     * the same millisecond then wait in the buffer until the clock has passed it, and are matched sorted.
-     */
+    /** Whether events of equal timestamp are ordered by a tie-breaker. */
     private final boolean tieBreaking;
+    /**
+     * Processing time with a tie-breaker: events that arrive in the same millisecond wait in the buffer until the
+     * clock has passed it, and are matched sorted.
+     */
+    private boolean sortsArrivals;
     private long processingTime = Long.MIN_VALUE;
 
     private NfaState[] states = new NfaState[64];
@@ -182,6 +184,7 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
     public void inProcessingTime(io.cepheus.runtime.time.Clock clock) {
         this.processingClock = java.util.Objects.requireNonNull(clock, "clock");
         this.processingExpiryTimer = new KeyTimer(timers, timerNamespace, false);
+        this.sortsArrivals = tieBreaking;
     }
 
     /**
@@ -232,7 +235,7 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
         if (processingClock != null) {
             processingTime = Math.max(processingTime, processingClock.millis());
             int id = keys.idOf(key);
-            if (tieBreaking) {
+            if (sortsArrivals) {
                 buffer.add(id, event, processingTime);
                 releaseArrivalsAt(id, processingTime + 1);
                 return;
@@ -330,7 +333,7 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
             return;
         }
         processingTime = Math.max(processingTime, now);
-        if (tieBreaking) {
+        if (sortsArrivals) {
             matchArrivalsBefore(processingTime);
         }
         if (id < states.length && states[id] != null) {
@@ -503,7 +506,7 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
     private void settle(int id) {
         NfaState state = states[id];
         long due = state.expiryTime(); // Long.MAX_VALUE: nothing can expire
-        if (tieBreaking && processingExpiryTimer != null && buffer.bufferedFor(id) > 0) {
+        if (sortsArrivals && buffer.bufferedFor(id) > 0) {
             due = Math.min(due, processingTime + 1); // its arrivals of this millisecond are matched then
         }
         boolean expiryPending;
@@ -647,7 +650,7 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
             long ts = in.readLong();
             int id = keys.idOf(key);
             buffer.add(id, events.read(in), ts);
-            if (processingExpiryTimer != null) {
+            if (sortsArrivals) {
                 releaseArrivalsAt(id, ts + 1);
             }
         }
