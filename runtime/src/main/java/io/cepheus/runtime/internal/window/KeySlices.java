@@ -64,6 +64,9 @@ final class KeySlices {
     /** The highest front slice changed since the suffixes were computed, or NONE. */
     private long frontStaleAt = NONE;
 
+    /** What {@link #rebuildFront} loaded ahead, kept so the loads are not removed as dead code. */
+    private int loadedAhead;
+
     /** A ring of 8 slices, grown when needed. */
     KeySlices() {
         this(8);
@@ -249,7 +252,27 @@ final class KeySlices {
         frontStaleAt = NONE;
         f = to;
         qHi = to;
-        writeSuffixes(Math.max(from, base), Math.min(to, base + len) - 1, null, c);
+        long lo = Math.max(from, base);
+        long hi = Math.min(to, base + len) - 1;
+        loadedAhead += touchValues(lo, hi);
+        writeSuffixes(lo, hi, null, c);
+    }
+
+    /**
+     * Brings the values of slices {@code [lo, hi]} into the cache before {@link #writeSuffixes} combines them: a
+     * window's values were made at different times, so they lie apart in the heap and, with many keys, out of the
+     * cache. This loop only loads, so the loads overlap; the combining loop stores each suffix into the ring, and a
+     * store of a reference may wait for every load in flight (see {@link GroupPrefetch}), which would take the
+     * misses one at a time.
+     */
+    private int touchValues(long lo, long hi) {
+        Object[] s = slots;
+        int m = mask;
+        int sum = 0;
+        for (long k = lo; k <= hi; k++) {
+            sum += GroupPrefetch.touch(s[2 * (int) (k & m)]);
+        }
+        return sum;
     }
 
     /** Recomputes the front's suffixes from slice {@code top} (changed) down to {@code from}. */
