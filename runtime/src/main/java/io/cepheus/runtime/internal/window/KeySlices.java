@@ -108,9 +108,13 @@ final class KeySlices {
                 + GroupPrefetch.touch(back);
     }
 
-    /** Stage 2 for an element of slice {@code k}: brings in the ring's line holding it. @return a value to sum */
+    /**
+     * Stage 2 for an element of slice {@code k}: brings in the ring's line for it, also when the key holds no such
+     * slice yet (in order, every slice's first element is one: {@link #put} writes it there, unless the ring must
+     * grow). @return a value to sum
+     */
     int touchSlice(long k) {
-        return k >= base && k - base < len && slots[2 * (int) (k & mask)] == null ? 1 : 0;
+        return slots[2 * (int) (k & mask)] == null ? 1 : 0;
     }
 
     /** Stage 3 for an element of slice {@code k}: brings in the slice's value. @return a value to sum */
