@@ -12,6 +12,9 @@ final class PendingElements {
     private final int[] keyIds;
     private final Object[] events;
     private final long[] timestamps;
+    // the element's slice and first window end, worked out on arrival: a long division each, not done again
+    private final long[] slices;
+    private final long[] ends;
     private int size;
 
     /** @param capacity the most elements held; {@link #add} reports when it is reached */
@@ -19,14 +22,23 @@ final class PendingElements {
         keyIds = new int[capacity];
         events = new Object[capacity];
         timestamps = new long[capacity];
+        slices = new long[capacity];
+        ends = new long[capacity];
     }
 
-    /** @return whether the batch is full now (the owner must take it before adding more) */
-    boolean add(int keyId, Object event, long timestamp) {
+    /**
+     * @param slice the element's slice number
+     * @param end   the end of the first window holding it that has not fired (the owner adds the batch before the
+     *              watermark moves, so this stays true until then)
+     * @return whether the batch is full now (the owner must take it before adding more)
+     */
+    boolean add(int keyId, Object event, long timestamp, long slice, long end) {
         int n = size;
         keyIds[n] = keyId;
         events[n] = event;
         timestamps[n] = timestamp;
+        slices[n] = slice;
+        ends[n] = end;
         size = n + 1;
         return size == keyIds.length;
     }
@@ -43,6 +55,14 @@ final class PendingElements {
         return timestamps[i];
     }
 
+    long slice(int i) {
+        return slices[i];
+    }
+
+    long end(int i) {
+        return ends[i];
+    }
+
     /** @return element {@code i}, which this batch forgets (it is being added) */
     Object take(int i) {
         Object e = events[i];
@@ -57,6 +77,8 @@ final class PendingElements {
             System.arraycopy(keyIds, n, keyIds, 0, rest);
             System.arraycopy(events, n, events, 0, rest);
             System.arraycopy(timestamps, n, timestamps, 0, rest);
+            System.arraycopy(slices, n, slices, 0, rest);
+            System.arraycopy(ends, n, ends, 0, rest);
             java.util.Arrays.fill(events, rest, size, null);
         }
         size = rest;

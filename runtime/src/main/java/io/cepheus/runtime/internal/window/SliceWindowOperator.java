@@ -335,7 +335,7 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
             }
             freeEmptied();
         } else if (loadingAhead()) {
-            if (pending.add(id, event, timestamp)) {
+            if (pending.add(id, event, timestamp, k, end)) {
                 addPending();
             }
         } else {
@@ -364,10 +364,10 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
                     sink += sts[pending.keyId(i)].touchHeader();
                 }
                 for (int i = from; i < to; i++) {
-                    sink += sts[pending.keyId(i)].touchSlice(sliceOf(pending.timestamp(i)));
+                    sink += sts[pending.keyId(i)].touchSlice(pending.slice(i));
                 }
                 for (int i = from; i < to; i++) {
-                    sink += sts[pending.keyId(i)].touchValue(sliceOf(pending.timestamp(i)));
+                    sink += sts[pending.keyId(i)].touchValue(pending.slice(i));
                 }
                 for (int i = from; i < to; i++) {
                     int id = pending.keyId(i);
@@ -375,8 +375,7 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
                     @SuppressWarnings("unchecked")
                     T event = (T) pending.take(i);
                     done = i + 1;
-                    long k = sliceOf(timestamp);
-                    add(id, sts[id], event, timestamp, k, firstWindowEnd(k, openEnd()));
+                    add(id, sts[id], event, timestamp, pending.slice(i), pending.end(i));
                 }
             }
             prefetched += sink;
