@@ -11,7 +11,9 @@ import io.cepheus.runtime.CepTestHarness;
 import io.cepheus.runtime.Producer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -47,7 +49,11 @@ class SliceExtremeTimestampsTest {
         }
 
         Run send(long value, long ts) {
-            in.send(new Ev("k", value, ts));
+            return send("k", value, ts);
+        }
+
+        Run send(String key, long value, long ts) {
+            in.send(new Ev(key, value, ts));
             h.runUntilIdle();
             return this;
         }
@@ -115,6 +121,58 @@ class SliceExtremeTimestampsTest {
         assertTrue(r.dead.get(0).startsWith("7@" + (MIN + 5) + ": element at " + (MIN + 5)
                 + " is too close to Long.MIN_VALUE"), r.dead.get(0));
         assertTrue(r.dead.get(0).endsWith("the earliest time taken is " + (MIN + 8)), r.dead.get(0));
+    }
+
+    /**
+     * The slice operator remembers its last slice and window arithmetic answers (consecutive elements mostly share
+     * them): on random streams of several keys, in and out of order, with offsets and lateness, around zero and near
+     * both ends of the long range, it must give what the general operator, which remembers nothing, gives.
+     */
+    @Test
+    void randomStreamsAnywhereInTimeAgreeWithTheGeneralOperator() {
+        long seed = Long.getLong("cepheus.slice.seed", 7L);
+        SplittableRandom random = new SplittableRandom(seed);
+        for (int round = 0; round < 300; round++) {
+            long size = 1 + random.nextInt(40);
+            long slide = random.nextBoolean() ? size : 1 + random.nextInt((int) size);
+            long offset = random.nextInt((int) slide);
+            long lateness = random.nextBoolean() ? 0 : random.nextInt(30);
+            long base = switch (random.nextInt(3)) {
+                case 0 -> MIN + 200 + random.nextInt(200);
+                case 1 -> -200 + random.nextInt(400);
+                default -> Long.MAX_VALUE - 600 + random.nextInt(200);
+            };
+            int n = 1 + random.nextInt(40);
+            long[] ts = new long[n];
+            String[] key = new String[n];
+            long[] watermarkAfter = new long[n]; // Long.MIN_VALUE: none
+            long t = base;
+            for (int i = 0; i < n; i++) {
+                t += random.nextInt(6);
+                ts[i] = t - (random.nextInt(4) == 0 ? random.nextInt(50) : 0);
+                key[i] = "k" + random.nextInt(3);
+                watermarkAfter[i] = random.nextInt(3) == 0 ? ts[i] - random.nextInt(3) : Long.MIN_VALUE;
+            }
+            WindowAssigner<Ev> assigner = slide == size
+                    ? TumblingEventTimeWindows.of(Duration.ofMillis(size), Duration.ofMillis(offset))
+                    : SlidingEventTimeWindows.of(Duration.ofMillis(size), Duration.ofMillis(slide),
+                            Duration.ofMillis(offset));
+            List<List<String>> outputs = new ArrayList<>();
+            for (boolean general : new boolean[] {false, true}) {
+                Run r = new Run(assigner, lateness, general);
+                for (int i = 0; i < n; i++) {
+                    r.send(key[i], i, ts[i]);
+                    if (watermarkAfter[i] != Long.MIN_VALUE) {
+                        r.watermark(watermarkAfter[i]);
+                    }
+                }
+                r.close();
+                outputs.add(List.of(String.join("; ", r.out), String.join("; ", r.late), String.join("; ", r.dead)));
+            }
+            assertEquals(outputs.get(1), outputs.get(0), "seed " + seed + ", round " + round + ": size " + size
+                    + ", slide " + slide + ", offset " + offset + ", lateness " + lateness + ", times "
+                    + Arrays.toString(ts));
+        }
     }
 
     private static String window(long start, long end) {

@@ -221,9 +221,43 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
     }
 
     // ------------------------------------------------------------------ window arithmetic (relative to offset)
+    //
+    // The hot functions here divide (a long division costs tens of cycles), so they remember their last answers:
+    // in order, consecutive elements fall in one slice and share their first window, and the keys firing at one
+    // time share their window and its slices, so most calls would work out a recent answer again.
+
+    /** {@link #sliceOf}: the relative times {@code [sliceMemoFrom, sliceMemoTo)} are slice {@code sliceMemo}. */
+    private long sliceMemoFrom;
+    private long sliceMemoTo;
+    private long sliceMemo;
+    /** {@link #firstWindowEnd}'s last arguments and answer. */
+    private boolean endMemoSet;
+    private long endMemoSlice;
+    private long endMemoMin;
+    private long endMemo;
+    /** {@link #firstSlice}'s last argument and answer. */
+    private boolean firstSliceMemoSet;
+    private long firstSliceMemoEnd;
+    private long firstSliceMemo;
+    /** {@link #cleanupOf}'s last two arguments and answers (a firing asks for its first slice, then the next). */
+    private boolean cleanupMemoSet;
+    private long cleanupMemoSlice;
+    private long cleanupMemo;
+    private long cleanupMemoSlice2;
+    private long cleanupMemo2;
 
     /** @return the end of the first window ending at or after {@code minEnd} that holds slice {@code k}, or NONE */
     private long firstWindowEnd(long k, long minEnd) {
+        if (!endMemoSet || k != endMemoSlice || minEnd != endMemoMin) {
+            endMemo = firstWindowEndOf(k, minEnd);
+            endMemoSlice = k;
+            endMemoMin = minEnd;
+            endMemoSet = true;
+        }
+        return endMemo;
+    }
+
+    private long firstWindowEndOf(long k, long minEnd) {
         long sliceStart = k * g;
         long j = floorOfMinusSize(sliceStart) + 1;
         if (minEnd != NONE) {
@@ -287,6 +321,25 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
 
     /** @return the absolute time at which every window holding slice {@code k} is past cleanup */
     private long cleanupOf(long k) {
+        if (cleanupMemoSet && k == cleanupMemoSlice) {
+            return cleanupMemo;
+        }
+        if (cleanupMemoSet && k == cleanupMemoSlice2) {
+            return cleanupMemo2;
+        }
+        cleanupMemoSlice2 = cleanupMemoSlice;
+        cleanupMemo2 = cleanupMemo;
+        cleanupMemoSlice = k;
+        cleanupMemo = cleanupOfSlice(k);
+        if (!cleanupMemoSet) {
+            cleanupMemoSlice2 = k; // not a second entry yet: the same one twice
+            cleanupMemo2 = cleanupMemo;
+            cleanupMemoSet = true;
+        }
+        return cleanupMemo;
+    }
+
+    private long cleanupOfSlice(long k) {
         long t = lastWindowEnd(k) + offset - 1;
         long c = t + lateness;
         return c >= t ? c : Long.MAX_VALUE;
@@ -406,7 +459,29 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
     }
 
     private long sliceOf(long timestamp) {
-        return Math.floorDiv(timestamp - offset, g);
+        long rel = timestamp - offset;
+        if (rel >= sliceMemoFrom && rel < sliceMemoTo) {
+            return sliceMemo;
+        }
+        long k = Math.floorDiv(rel, g);
+        long from = rel - Math.floorMod(rel, g);
+        if (from <= rel) { // else k * g is below Long.MIN_VALUE: not remembered
+            long to = from + g;
+            sliceMemoFrom = from;
+            sliceMemoTo = to > from ? to : Long.MAX_VALUE; // the slice's last times stay unremembered
+            sliceMemo = k;
+        }
+        return k;
+    }
+
+    /** @return the first slice of the window ending at {@code end} (relative) */
+    private long firstSlice(long end) {
+        if (!firstSliceMemoSet || end != firstSliceMemoEnd) {
+            firstSliceMemo = Math.floorDiv(end - size, g);
+            firstSliceMemoEnd = end;
+            firstSliceMemoSet = true;
+        }
+        return firstSliceMemo;
     }
 
     /**
@@ -601,7 +676,8 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
             fire(keyId, st, end);
             // the next window with contents: later windows start at or after end + slide - size
             long next = NONE;
-            for (long k = Math.max(st.base(), Math.floorDiv(end + slide - size, g)), last = st.base() + st.length();
+            // the next window's first slice: g divides slide
+            for (long k = Math.max(st.base(), firstSlice(end) + slide / g), last = st.base() + st.length();
                     k < last && next == NONE; k++) {
                 if (st.value(k) != null) {
                     next = firstWindowEnd(k, end + 1);
@@ -648,7 +724,7 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
 
     /** Emits the window ending at {@code end} (relative) from its slices. */
     private void fire(int keyId, KeySlices st, long end) {
-        long from = Math.floorDiv(end - size, g);
+        long from = firstSlice(end);
         long start = end - size + offset;
         R result;
         try {
