@@ -13,6 +13,7 @@ import io.cepheus.runtime.window.TumblingEventTimeWindows;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 
@@ -78,36 +79,43 @@ public final class PaymentWindows {
         }
     }
 
+    /** A result line with what it is ordered by. */
+    private record Line(String kind, String user, long timestamp, String text) {
+    }
+
     /**
      * Runs the three aggregations over {@code payments} on one engine (three window operators sharing the
      * stream), flushing at the end of input.
      *
      * @param payments the input, in any order
-     * @return the result lines, sorted
+     * @return the result lines by aggregation, then user, then time (each line ends with the result's timestamp)
      */
     public static List<String> run(List<Payment> payments) {
         CepEngine<Payment> engine = CepEngine.<Payment>builder().shards(1)
                 .watermarks(WatermarkStrategy.<Payment>forBoundedOutOfOrderness(Duration.ofSeconds(5))
                         .withTimestampAssigner((p, r) -> p.ts()))
                 .build();
-        List<String> lines = Collections.synchronizedList(new ArrayList<>());
+        List<Line> lines = Collections.synchronizedList(new ArrayList<>());
         var byUser = engine.keyBy(Payment::user);
         byUser.window(TumblingEventTimeWindows.of(Duration.ofMinutes(1)))
                 .reduce((a, b) -> b.amount() > a.amount() ? b : a)
-                .results((user, w, p, ts) -> lines.add("largest " + user + " " + w + " " + p.amount() + " @" + ts));
+                .results((user, w, p, ts) -> lines.add(new Line("largest", (String) user, ts,
+                        "largest " + user + " " + w + " " + p.amount() + " @" + ts)));
         byUser.window(SlidingEventTimeWindows.of(Duration.ofMinutes(5), Duration.ofMinutes(1)))
                 .aggregate(new SumCount())
-                .results((user, w, s, ts) -> lines.add("sliding " + user + " " + w + " " + s + " @" + ts));
+                .results((user, w, s, ts) -> lines.add(new Line("sliding", (String) user, ts,
+                        "sliding " + user + " " + w + " " + s + " @" + ts)));
         byUser.window(EventTimeSessionWindows.withGap(Duration.ofMinutes(10)))
                 .process(new SessionSummary())
-                .results((user, w, s, ts) -> lines.add("session " + s + " @" + ts));
+                .results((user, w, s, ts) -> lines.add(new Line("session", (String) user, ts,
+                        "session " + s + " @" + ts)));
         Producer<Payment> in = engine.newProducer();
         engine.start();
         payments.forEach(in::send);
         engine.close();
-        List<String> sorted = new ArrayList<>(lines);
-        Collections.sort(sorted);
-        return sorted;
+        List<Line> sorted = new ArrayList<>(lines);
+        sorted.sort(Comparator.comparing(Line::kind).thenComparing(Line::user).thenComparingLong(Line::timestamp));
+        return sorted.stream().map(Line::text).toList();
     }
 
     /** @param args unused */

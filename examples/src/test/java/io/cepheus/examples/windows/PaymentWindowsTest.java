@@ -19,11 +19,11 @@ class PaymentWindowsTest {
                 "sliding u1 [840000,1140000) sum=17.50 avg=8.75 @1139999",
                 "sliding u1 [900000,1200000) sum=17.50 avg=8.75 @1199999",
                 "sliding u1 [960000,1260000) sum=17.50 avg=8.75 @1259999",
-                "sliding u2 [1020000,1320000) sum=3.00 avg=3.00 @1319999",
                 "sliding u2 [780000,1080000) sum=3.00 avg=3.00 @1079999",
                 "sliding u2 [840000,1140000) sum=3.00 avg=3.00 @1139999",
                 "sliding u2 [900000,1200000) sum=3.00 avg=3.00 @1199999",
-                "sliding u2 [960000,1260000) sum=3.00 avg=3.00 @1259999"),
+                "sliding u2 [960000,1260000) sum=3.00 avg=3.00 @1259999",
+                "sliding u2 [1020000,1320000) sum=3.00 avg=3.00 @1319999"),
                 PaymentWindows.run(PaymentWindows.PAYMENTS));
     }
 
