@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.cepheus.runtime.CepEngine;
 import io.cepheus.runtime.CepTestHarness;
 import io.cepheus.runtime.Producer;
+import io.cepheus.runtime.ShardMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -121,6 +122,26 @@ class SliceExtremeTimestampsTest {
         assertTrue(r.dead.get(0).startsWith("7@" + (MIN + 5) + ": element at " + (MIN + 5)
                 + " is too close to Long.MIN_VALUE"), r.dead.get(0));
         assertTrue(r.dead.get(0).endsWith("the earliest time taken is " + (MIN + 8)), r.dead.get(0));
+    }
+
+    /**
+     * The remembered answers start out as the true ones for slice 0 (no "nothing remembered yet" flags): a key whose
+     * first slice is slice 0 is let go at its cleanup time, and its late element refused, as on the general operator.
+     */
+    @Test
+    void theFirstRememberedAnswersAreTrueOnes() {
+        List<List<String>> outputs = new ArrayList<>();
+        for (boolean general : new boolean[] {false, true}) {
+            // [0, 10) fires at 9, is cleaned up at 9 + 5 = 14: an element of it after watermark 14 is late
+            Run r = new Run(TumblingEventTimeWindows.of(Duration.ofMillis(10)), 5, general)
+                    .send(1, 3).watermark(13).send(2, 4).watermark(14);
+            long keysHeld = r.engine.metrics().total(ShardMetrics::keys);
+            r.send(4, 5).close();
+            outputs.add(List.of(String.join("; ", r.out), String.join("; ", r.late), "keys held " + keysHeld));
+        }
+        assertEquals(List.of(window(0, 10) + " 1 @9; " + window(0, 10) + " 3 @9", "4@5", "keys held 0"),
+                outputs.get(1));
+        assertEquals(outputs.get(1), outputs.get(0));
     }
 
     /**

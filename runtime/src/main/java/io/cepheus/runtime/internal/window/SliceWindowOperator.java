@@ -182,6 +182,12 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         this.slicesPerWindow = size / g;
         this.lateness = spec.lateness();
         this.minTimestamp = minTimestamp(size, g, offset);
+        // the arithmetic memories start out holding a true answer each (see "window arithmetic")
+        endMemoMin = NONE;
+        endMemo = firstWindowEndOf(0, NONE);
+        firstSliceMemo = Math.floorDiv(-size, g);
+        cleanupMemo = cleanupOfSlice(0);
+        cleanupMemo2 = cleanupMemo;
         this.combiner = function.combiner();
         this.keyRelease = KeyRelease.unlessTimersPending(keys, timers);
         this.time = spec.process() instanceof PassThrough ? null : new WindowTime(clock);
@@ -230,17 +236,14 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
     private long sliceMemoFrom;
     private long sliceMemoTo;
     private long sliceMemo;
-    /** {@link #firstWindowEnd}'s last arguments and answer. */
-    private boolean endMemoSet;
+    /** {@link #firstWindowEnd}'s last arguments and answer (seeded by the constructor, as the others). */
     private long endMemoSlice;
     private long endMemoMin;
     private long endMemo;
     /** {@link #firstSlice}'s last argument and answer. */
-    private boolean firstSliceMemoSet;
     private long firstSliceMemoEnd;
     private long firstSliceMemo;
     /** {@link #cleanupOf}'s last two arguments and answers (a firing asks for its first slice, then the next). */
-    private boolean cleanupMemoSet;
     private long cleanupMemoSlice;
     private long cleanupMemo;
     private long cleanupMemoSlice2;
@@ -248,11 +251,10 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
 
     /** @return the end of the first window ending at or after {@code minEnd} that holds slice {@code k}, or NONE */
     private long firstWindowEnd(long k, long minEnd) {
-        if (!endMemoSet || k != endMemoSlice || minEnd != endMemoMin) {
+        if (k != endMemoSlice || minEnd != endMemoMin) {
             endMemo = firstWindowEndOf(k, minEnd);
             endMemoSlice = k;
             endMemoMin = minEnd;
-            endMemoSet = true;
         }
         return endMemo;
     }
@@ -321,21 +323,16 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
 
     /** @return the absolute time at which every window holding slice {@code k} is past cleanup */
     private long cleanupOf(long k) {
-        if (cleanupMemoSet && k == cleanupMemoSlice) {
+        if (k == cleanupMemoSlice) {
             return cleanupMemo;
         }
-        if (cleanupMemoSet && k == cleanupMemoSlice2) {
+        if (k == cleanupMemoSlice2) {
             return cleanupMemo2;
         }
         cleanupMemoSlice2 = cleanupMemoSlice;
         cleanupMemo2 = cleanupMemo;
         cleanupMemoSlice = k;
         cleanupMemo = cleanupOfSlice(k);
-        if (!cleanupMemoSet) {
-            cleanupMemoSlice2 = k; // not a second entry yet: the same one twice
-            cleanupMemo2 = cleanupMemo;
-            cleanupMemoSet = true;
-        }
         return cleanupMemo;
     }
 
@@ -476,10 +473,9 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
 
     /** @return the first slice of the window ending at {@code end} (relative) */
     private long firstSlice(long end) {
-        if (!firstSliceMemoSet || end != firstSliceMemoEnd) {
+        if (end != firstSliceMemoEnd) {
             firstSliceMemo = Math.floorDiv(end - size, g);
             firstSliceMemoEnd = end;
-            firstSliceMemoSet = true;
         }
         return firstSliceMemo;
     }
