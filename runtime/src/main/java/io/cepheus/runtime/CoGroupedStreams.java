@@ -81,6 +81,44 @@ public final class CoGroupedStreams<T, L, R> {
         }
 
         /**
+         * Flink's {@code sideOutputLateData(tag)}: elements of either side that no window took go to the side
+         * output {@code tag} (counted anyway). Register its handler on the results, {@link WindowResults#sideOutput};
+         * the engine does not start without one.
+         *
+         * @param tag the side output, of the engine's element type
+         * @return this
+         */
+        public WithWindow<T, L, R> sideOutputLateData(OutputTag<T> tag) {
+            windows.sideOutputLateData(tag);
+            return this;
+        }
+
+        /**
+         * @param handler receives elements the assigner or trigger threw on, and results (or late elements) whose
+         *                handler threw, and the window goes on; without one such an exception goes to the shard's
+         *                error handling ({@link CepEngine#close()} reports it). The join function itself runs on a
+         *                whole window at its firing, so what it throws always goes there.
+         * @return this
+         */
+        public WithWindow<T, L, R> deadLetters(DeadLetterHandler<T> handler) {
+            windows.deadLetters(handler);
+            return this;
+        }
+
+        /**
+         * As {@link #deadLetters(DeadLetterHandler)}, to the side output {@code tag} as {@link DeadLetter} records.
+         * Register its handler on the results, {@link WindowResults#sideOutput}; the engine does not start without
+         * one.
+         *
+         * @param tag the side output (e.g. {@code DeadLetter.tag("errors")})
+         * @return this
+         */
+        public WithWindow<T, L, R> sideOutputDeadLetters(OutputTag<DeadLetter> tag) {
+            windows.sideOutputDeadLetters(tag);
+            return this;
+        }
+
+        /**
          * @param function receives both lists of each window firing
          * @param <OUT>    result type
          * @return the results

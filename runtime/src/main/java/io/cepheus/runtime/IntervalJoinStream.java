@@ -48,6 +48,10 @@ public final class IntervalJoinStream<T, L, R, OUT> {
     private volatile UnmatchedHandler<L> unmatchedLeft;
     private volatile UnmatchedHandler<R> unmatchedRight;
     private volatile DeadLetterHandler<Object> deadLetters;
+    /** Where late elements and dead letters go instead of their handlers, when set (Flink's {@code OutputTag}s). */
+    private volatile OutputTag<L> lateLeftTag;
+    private volatile OutputTag<R> lateRightTag;
+    private volatile OutputTag<DeadLetter> deadLetterTag;
     private final SideOutputs sideOutputs = new SideOutputs("IntervalJoinStream");
     /** Each shard's published counters (one array per shard operator, written by its thread). */
     private final List<AtomicLongArray> counters = new CopyOnWriteArrayList<>();
@@ -90,6 +94,21 @@ public final class IntervalJoinStream<T, L, R, OUT> {
     public IntervalJoinStream<T, L, R, OUT> lateLeft(LateEventHandler<L> handler) {
         engine.checkNotStarted("lateLeft()");
         this.lateLeft = Objects.requireNonNull(handler, "handler");
+        this.lateLeftTag = null;
+        return this;
+    }
+
+    /**
+     * Flink's {@code sideOutputLeftLateData(tag)}: left elements behind the watermark go to the side output
+     * {@code tag}, with their timestamp (counted anyway), instead of to a {@link #lateLeft} handler. Register its
+     * handler with {@link #sideOutput}; the engine does not start without one.
+     *
+     * @param tag the side output, of the left elements' type
+     * @return this join
+     */
+    public IntervalJoinStream<T, L, R, OUT> sideOutputLeftLateData(OutputTag<L> tag) {
+        engine.checkNotStarted("sideOutputLeftLateData()");
+        this.lateLeftTag = Objects.requireNonNull(tag, "tag");
         return this;
     }
 
@@ -100,6 +119,19 @@ public final class IntervalJoinStream<T, L, R, OUT> {
     public IntervalJoinStream<T, L, R, OUT> lateRight(LateEventHandler<R> handler) {
         engine.checkNotStarted("lateRight()");
         this.lateRight = Objects.requireNonNull(handler, "handler");
+        this.lateRightTag = null;
+        return this;
+    }
+
+    /**
+     * Flink's {@code sideOutputRightLateData(tag)}: as {@link #sideOutputLeftLateData}, for right elements.
+     *
+     * @param tag the side output, of the right elements' type
+     * @return this join
+     */
+    public IntervalJoinStream<T, L, R, OUT> sideOutputRightLateData(OutputTag<R> tag) {
+        engine.checkNotStarted("sideOutputRightLateData()");
+        this.lateRightTag = Objects.requireNonNull(tag, "tag");
         return this;
     }
 
@@ -139,6 +171,20 @@ public final class IntervalJoinStream<T, L, R, OUT> {
     public IntervalJoinStream<T, L, R, OUT> deadLetters(DeadLetterHandler<Object> handler) {
         engine.checkNotStarted("deadLetters()");
         this.deadLetters = Objects.requireNonNull(handler, "handler");
+        this.deadLetterTag = null;
+        return this;
+    }
+
+    /**
+     * As {@link #deadLetters(DeadLetterHandler)}, to the side output {@code tag} as {@link DeadLetter} records.
+     * Register its handler with {@link #sideOutput}; the engine does not start without one.
+     *
+     * @param tag the side output (e.g. {@code DeadLetter.tag("errors")})
+     * @return this join
+     */
+    public IntervalJoinStream<T, L, R, OUT> sideOutputDeadLetters(OutputTag<DeadLetter> tag) {
+        engine.checkNotStarted("sideOutputDeadLetters()");
+        this.deadLetterTag = Objects.requireNonNull(tag, "tag");
         return this;
     }
 
@@ -186,12 +232,19 @@ public final class IntervalJoinStream<T, L, R, OUT> {
     private IntervalJoinOperator.Output<L, R> output(LongSupplier watermark, Clock clock, UserFailures failures,
             String operator) {
         JoinResultHandler<OUT> res = results;
-        LateEventHandler<L> ll = lateLeft;
-        LateEventHandler<R> lr = lateRight;
+        SideOutputs.Frozen sides = sideOutputs.freeze();
+        OutputTag<L> lateLeftTo = lateLeftTag;
+        OutputTag<R> lateRightTo = lateRightTag;
+        OutputTag<DeadLetter> deadTo = deadLetterTag;
+        LateEventHandler<L> ll = lateLeftTo == null ? lateLeft
+                : SideOutputs.lateTo(sides.handler(lateLeftTo, "late left elements of " + operator));
+        LateEventHandler<R> lr = lateRightTo == null ? lateRight
+                : SideOutputs.lateTo(sides.handler(lateRightTo, "late right elements of " + operator));
         UnmatchedHandler<L> ul = unmatchedLeft;
         UnmatchedHandler<R> ur = unmatchedRight;
-        DeadLetterHandler<Object> dead = deadLetters;
-        JoinContext ctx = new JoinContext(sideOutputs.freeze(), watermark, clock, res);
+        DeadLetterHandler<Object> dead = deadTo == null ? deadLetters
+                : DeadLetter.to(sides.handler(deadTo, "dead letters of " + operator));
+        JoinContext ctx = new JoinContext(sides, watermark, clock, res);
         return new IntervalJoinOperator.Output<>() {
             @Override
             public void pair(Object key, L left, long leftTs, R right, long rightTs, long timestamp) {

@@ -32,6 +32,11 @@ final class SideOutputs {
         }
     }
 
+    /** @return a late-element handler that hands each element to {@code out}, with the element's timestamp */
+    static <T> LateEventHandler<T> lateTo(SideOutputHandler<T> out) {
+        return (key, element, timestamp) -> out.onOutput(element, timestamp);
+    }
+
     /** @return an immutable copy for one shard's operator */
     Frozen freeze() {
         return new Frozen(owner, Map.copyOf(byId));

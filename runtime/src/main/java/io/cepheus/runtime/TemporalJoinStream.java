@@ -31,6 +31,11 @@ public final class TemporalJoinStream<T, S, V, OUT> {
     private volatile LateEventHandler<S> lateElements = (k, e, ts) -> { };
     private volatile LateEventHandler<V> lateVersions = (k, e, ts) -> { };
     private volatile DeadLetterHandler<Object> deadLetters;
+    /** Where late elements, late versions and dead letters go instead of their handlers, when set. */
+    private volatile OutputTag<S> lateElementsTag;
+    private volatile OutputTag<V> lateVersionsTag;
+    private volatile OutputTag<DeadLetter> deadLetterTag;
+    private final SideOutputs sideOutputs = new SideOutputs("TemporalJoinStream");
     private final List<AtomicLongArray> counters = new CopyOnWriteArrayList<>();
 
     TemporalJoinStream(CepEngine<T> engine, Function<? super T, ? extends S> streamSide,
@@ -68,6 +73,21 @@ public final class TemporalJoinStream<T, S, V, OUT> {
     public TemporalJoinStream<T, S, V, OUT> lateElements(LateEventHandler<S> handler) {
         engine.checkNotStarted("lateElements()");
         this.lateElements = Objects.requireNonNull(handler, "handler");
+        this.lateElementsTag = null;
+        return this;
+    }
+
+    /**
+     * Stream elements behind the watermark go to the side output {@code tag}, with their timestamp (counted
+     * anyway), instead of to a {@link #lateElements} handler. Register its handler with {@link #sideOutput}; the
+     * engine does not start without one.
+     *
+     * @param tag the side output, of the stream elements' type
+     * @return this join
+     */
+    public TemporalJoinStream<T, S, V, OUT> sideOutputLateElements(OutputTag<S> tag) {
+        engine.checkNotStarted("sideOutputLateElements()");
+        this.lateElementsTag = Objects.requireNonNull(tag, "tag");
         return this;
     }
 
@@ -75,6 +95,19 @@ public final class TemporalJoinStream<T, S, V, OUT> {
     public TemporalJoinStream<T, S, V, OUT> lateVersions(LateEventHandler<V> handler) {
         engine.checkNotStarted("lateVersions()");
         this.lateVersions = Objects.requireNonNull(handler, "handler");
+        this.lateVersionsTag = null;
+        return this;
+    }
+
+    /**
+     * As {@link #sideOutputLateElements}, for versions behind the watermark.
+     *
+     * @param tag the side output, of the versions' type
+     * @return this join
+     */
+    public TemporalJoinStream<T, S, V, OUT> sideOutputLateVersions(OutputTag<V> tag) {
+        engine.checkNotStarted("sideOutputLateVersions()");
+        this.lateVersionsTag = Objects.requireNonNull(tag, "tag");
         return this;
     }
 
@@ -88,6 +121,34 @@ public final class TemporalJoinStream<T, S, V, OUT> {
     public TemporalJoinStream<T, S, V, OUT> deadLetters(DeadLetterHandler<Object> handler) {
         engine.checkNotStarted("deadLetters()");
         this.deadLetters = Objects.requireNonNull(handler, "handler");
+        this.deadLetterTag = null;
+        return this;
+    }
+
+    /**
+     * As {@link #deadLetters(DeadLetterHandler)}, to the side output {@code tag} as {@link DeadLetter} records.
+     * Register its handler with {@link #sideOutput}; the engine does not start without one.
+     *
+     * @param tag the side output (e.g. {@code DeadLetter.tag("errors")})
+     * @return this join
+     */
+    public TemporalJoinStream<T, S, V, OUT> sideOutputDeadLetters(OutputTag<DeadLetter> tag) {
+        engine.checkNotStarted("sideOutputDeadLetters()");
+        this.deadLetterTag = Objects.requireNonNull(tag, "tag");
+        return this;
+    }
+
+    /**
+     * Registers where the records routed to {@code tag} go (late elements, late versions, dead letters).
+     *
+     * @param tag     the side output
+     * @param handler receives its records, with their timestamps
+     * @param <X>     their type
+     * @return this join
+     */
+    public <X> TemporalJoinStream<T, S, V, OUT> sideOutput(OutputTag<X> tag, SideOutputHandler<X> handler) {
+        engine.checkNotStarted("sideOutput()");
+        sideOutputs.register(tag, handler);
         return this;
     }
 
@@ -108,9 +169,16 @@ public final class TemporalJoinStream<T, S, V, OUT> {
     private TemporalJoinOperator.Output<S, V> output(UserFailures failures, String operator) {
         JoinResultHandler<OUT> res = results;
         UnmatchedHandler<S> um = unmatched;
-        LateEventHandler<S> le = lateElements;
-        LateEventHandler<V> lv = lateVersions;
-        DeadLetterHandler<Object> dead = deadLetters;
+        SideOutputs.Frozen sides = sideOutputs.freeze();
+        OutputTag<S> lateElementsTo = lateElementsTag;
+        OutputTag<V> lateVersionsTo = lateVersionsTag;
+        OutputTag<DeadLetter> deadTo = deadLetterTag;
+        LateEventHandler<S> le = lateElementsTo == null ? lateElements
+                : SideOutputs.lateTo(sides.handler(lateElementsTo, "late elements of " + operator));
+        LateEventHandler<V> lv = lateVersionsTo == null ? lateVersions
+                : SideOutputs.lateTo(sides.handler(lateVersionsTo, "late versions of " + operator));
+        DeadLetterHandler<Object> dead = deadTo == null ? deadLetters
+                : DeadLetter.to(sides.handler(deadTo, "dead letters of " + operator));
         return new TemporalJoinOperator.Output<>() {
             @Override
             public void joined(Object key, S element, V version, long timestamp) {

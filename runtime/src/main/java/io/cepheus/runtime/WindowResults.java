@@ -87,10 +87,6 @@ public final class WindowResults<R> {
                 sum[WindowOperator.M_TIMERS]);
     }
 
-    private static <T> LateEventHandler<T> lateTo(SideOutputHandler<T> out) {
-        return (key, element, timestamp) -> out.onOutput(element, timestamp);
-    }
-
     void addShard(AtomicLongArray published) {
         shards.add(published);
     }
@@ -115,7 +111,7 @@ public final class WindowResults<R> {
         SideOutputs.Frozen sides = sideOutputs.freeze();
         String operator = "window " + id;
         LateEventHandler<T> late = lateTag == null ? lateHandler
-                : lateTo(sides.handler(lateTag, "late elements of " + operator));
+                : SideOutputs.lateTo(sides.handler(lateTag, "late elements of " + operator));
         DeadLetterHandler<T> deadLetters = deadTag == null ? deadHandler
                 : DeadLetter.to(sides.handler(deadTag, "dead letters of " + operator));
         return new WindowOutput<>() {
