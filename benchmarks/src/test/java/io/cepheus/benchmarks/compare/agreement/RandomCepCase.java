@@ -152,6 +152,17 @@ record RandomCepCase(long seed, List<RandomPattern> patterns, List<Item> input, 
         return new RandomCepCase(seed, List.of(pattern), List.copyOf(input), 1 + random.nextInt(2), 256, 2, true);
     }
 
+    /** @return the keys of the input's events, in order of first appearance */
+    List<Integer> keys() {
+        return input.stream().filter(i -> !i.isWatermark()).map(i -> i.event().key()).distinct().toList();
+    }
+
+    /** @return this case with only the events of {@code key} (and every watermark) */
+    RandomCepCase onlyKey(int key) {
+        List<Item> kept = input.stream().filter(i -> i.isWatermark() || i.event().key() == key).toList();
+        return new RandomCepCase(seed, patterns, kept, shards, batch, drain, timeouts);
+    }
+
     /** @return whether a pattern has a {@code PREVIOUS_AND_CURRENT} gap */
     boolean hasGap() {
         return patterns.stream().anyMatch(p -> p.gapMs() > 0);
