@@ -145,7 +145,7 @@ public final class NfaMatcher<T> {
      * @throws IllegalArgumentException    if the timestamp goes back in time for this key
      * @throws ConditionException          if a condition throws (the key's state is left unchanged)
      * @throws PartialMatchLimitException  under {@link OverflowPolicy#FAIL} when the bound is hit
-     * @throws IllegalStateException       under a skip strategy with {@code throwExceptionOnMiss()}, when a match
+     * @throws SkipStrategyException       under a skip strategy with {@code throwExceptionOnMiss()}, when a match
      *                                     to be emitted lacks the target stage or its target is the match's
      *                                     first event (as Flink's "Could not skip to first element of a
      *                                     match"): that match is dropped, the step and the other matches are
@@ -163,7 +163,7 @@ public final class NfaMatcher<T> {
      * @param state the key's state
      * @param time  the new time
      * @param sink  receives matches and timeouts
-     * @throws IllegalStateException under a skip strategy with {@code throwExceptionOnMiss()}, as for
+     * @throws SkipStrategyException under a skip strategy with {@code throwExceptionOnMiss()}, as for
      *                               {@link #process}; the advance is completed first
      */
     public void advanceTime(NfaState state, long time, MatchSink<T> sink) {

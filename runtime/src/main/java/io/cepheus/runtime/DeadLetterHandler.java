@@ -13,7 +13,8 @@ package io.cepheus.runtime;
 public interface DeadLetterHandler<T> {
     /**
      * An input event that user code threw on: a pattern condition, a window's assigner or incremental function,
-     * a join's key selector, or the late-event handler.
+     * a join's key selector, or the late-event handler; or, under {@code OverflowPolicy.FAIL}, an event that would
+     * break its key's bound on partial matches (a {@code PartialMatchLimitException}).
      *
      * @param key       the event's key
      * @param event     the event, which was not applied (the key's state is as before it)

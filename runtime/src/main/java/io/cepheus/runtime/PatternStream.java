@@ -304,7 +304,14 @@ public final class PatternStream<T> {
 
             @Override
             public void deadLetter(Object key, T event, long timestamp, RuntimeException error) {
-                failedInput("condition", key, event, timestamp, error);
+                failedInput(error instanceof io.cepheus.nfa.PartialMatchLimitException ? "partial-match bound"
+                        : "condition", key, event, timestamp, error);
+            }
+
+            @Override
+            public void skipFailed(Object key, long timestamp, io.cepheus.nfa.SkipStrategyException error) {
+                // not an input's failure (the event was matched) nor a handler's: the error handler decides
+                failures.report(new UserCodeException("after-match skip strategy", operator, key, timestamp, error));
             }
 
             @Override

@@ -98,6 +98,85 @@ class UserCodeFailuresTest {
         assertEquals(2, m.matches(), "u1's match was produced and counted; only its handler failed");
     }
 
+    /**
+     * A skip strategy that throws on a miss ({@code skipToFirst("ship").throwExceptionOnMiss()}) meets a match
+     * without the stage: the failure is the pattern's, reported like a throwing function, and the rest of the batch
+     * (u2 after u1 in the same watermark) is matched as usual; nothing is left behind.
+     */
+    @Test
+    void aSkipStrategyThatThrowsOnAMissIsReportedAndTheOtherKeysStillMatch() {
+        RecordingErrorHandler errors = new RecordingErrorHandler(ErrorAction.CONTINUE);
+        CepEngine<Ev> engine = builder().errorHandler(errors).build();
+        List<String> out = new ArrayList<>();
+        Pattern<Ev> orderThenMaybeShipment = Pattern.<Ev>begin("order",
+                        io.cepheus.pattern.AfterMatchSkipStrategy.skipToFirst("ship").throwExceptionOnMiss())
+                .where(e -> e.kind() == 'o')
+                .followedBy("ship").where(e -> e.kind() == 's').optional()
+                .followedBy("pay").where(e -> e.kind() == 'p').within(Duration.ofMillis(1_000));
+        engine.keyBy(Ev::key).pattern(orderThenMaybeShipment)
+                .select((key, m, ts) -> out.add("match " + key + " @" + ts));
+        Producer<Ev> in = engine.newProducer();
+        CepTestHarness<Ev> harness = CepTestHarness.start(engine);
+        in.send(new Ev("u1", 'o', 100));
+        in.send(new Ev("u1", 'p', 110)); // matches without "ship": the strategy throws
+        in.send(new Ev("u2", 'o', 111));
+        in.send(new Ev("u2", 's', 112));
+        in.send(new Ev("u2", 'p', 113));
+        in.watermark(200);
+        harness.runUntilIdle();
+
+        assertEquals(List.of("match u2 @113"), out, "u2 matched after u1's skip failed, in the same watermark");
+        assertEquals(1, errors.errors.size());
+        UserCodeException failure = assertInstanceOf(UserCodeException.class, errors.errors.get(0));
+        assertEquals("after-match skip strategy", failure.function());
+        assertEquals("u1", failure.key());
+        assertEquals(110, failure.timestamp());
+        assertInstanceOf(io.cepheus.nfa.SkipStrategyException.class, failure.getCause());
+        assertTrue(failure.getCause().getMessage().startsWith("Could not skip to stage 'ship'"),
+                failure.getCause().getMessage());
+
+        harness.close();
+        assertEquals(List.of("match u2 @113"), out);
+        ShardMetrics m = engine.metrics().shards().get(0);
+        assertEquals(0, m.keys(), "no key left behind");
+        assertEquals(0, m.partialMatches());
+        assertEquals(0, m.sharedBufferEntries());
+        assertEquals(1, m.matches(), "u1's match was dropped, not counted");
+    }
+
+    /**
+     * Under {@code OverflowPolicy.FAIL} the event that would break a key's bound is not applied (the NFA rolls the
+     * step back): a dead letter, naming the bound; the key keeps its partial matches and the batch goes on.
+     */
+    @Test
+    void anEventBreakingTheBoundUnderFailIsADeadLetterAndTheBatchGoesOn() {
+        List<String> dead = new ArrayList<>();
+        CepEngine<Ev> engine = builder().nfaOptions(io.cepheus.nfa.NfaOptions.defaults()
+                .withMaxPartialMatchesPerKey(2).withOverflowPolicy(io.cepheus.nfa.OverflowPolicy.FAIL)).build();
+        List<String> out = new ArrayList<>();
+        engine.keyBy(Ev::key).pattern(orderThenShipment())
+                .select((key, m, ts) -> out.add("match " + key + " @" + ts))
+                .deadLetters((key, e, ts, error) -> dead.add(key + " " + e.kind() + "@" + ts + " "
+                        + error.getClass().getSimpleName()));
+        Producer<Ev> in = engine.newProducer();
+        CepTestHarness<Ev> harness = CepTestHarness.start(engine);
+        in.send(new Ev("u1", 'o', 100));
+        in.send(new Ev("u1", 'o', 101));
+        in.send(new Ev("u1", 'o', 102)); // a third partial match: over the bound
+        in.send(new Ev("u2", 'o', 103));
+        in.send(new Ev("u2", 's', 104));
+        in.send(new Ev("u1", 's', 105));
+        in.watermark(200);
+        harness.runUntilIdle();
+        harness.close();
+
+        assertEquals(List.of("u1 o@102 PartialMatchLimitException"), dead);
+        assertEquals(List.of("match u2 @104", "match u1 @105", "match u1 @105"), out);
+        ShardMetrics m = engine.metrics().shards().get(0);
+        assertEquals(0, m.keys(), "no key left behind");
+        assertEquals(0, m.sharedBufferEntries());
+    }
+
     @Test
     void withoutAnErrorHandlerTheHarnessThrowsAtTheEndOfTheBatch() {
         CepEngine<Ev> engine = builder().build();

@@ -5,6 +5,7 @@ import io.cepheus.nfa.Match;
 import io.cepheus.nfa.MatchSink;
 import io.cepheus.nfa.NfaState;
 import io.cepheus.nfa.PartialMatchLimitException;
+import io.cepheus.nfa.SkipStrategyException;
 import io.cepheus.pattern.AfterMatchSkipStrategy;
 import io.cepheus.pattern.Condition;
 import io.cepheus.pattern.SimpleCondition;
@@ -1180,7 +1181,7 @@ public final class NfaEngine<T> {
                 : "Could not skip to first element of a match: the " + (skip.kind()
                         == AfterMatchSkipStrategy.Kind.SKIP_TO_FIRST ? "first" : "last") + " event of stage '"
                         + skip.stage() + "' is the match's first event, so skipping to it would prune nothing";
-        return new IllegalStateException(why + " (after-match skip strategy " + strategy + ", key " + st.key
+        return new SkipStrategyException(why + " (after-match skip strategy " + strategy + ", key " + st.key
                 + ", match " + materialize(entry) + "); the match was dropped, not emitted");
     }
 

@@ -69,10 +69,20 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
         void late(Object key, T event, long timestamp);
 
         /**
-         * An event a condition threw on. The key's state is as before the event (the NFA rolls the step back);
-         * by default the exception propagates and stops the shard, so no event is lost without saying so.
+         * An event a condition threw on, or that would break the key's bound on partial matches under
+         * {@code OverflowPolicy.FAIL}. The key's state is as before the event (the NFA rolls the step back); by
+         * default the exception propagates and stops the shard, so no event is lost without saying so.
          */
         default void deadLetter(Object key, T event, long timestamp, RuntimeException error) {
+            throw error;
+        }
+
+        /**
+         * A match of {@code key} that a skip strategy with {@code throwExceptionOnMiss()} dropped (see
+         * {@link io.cepheus.nfa.SkipStrategyException}); the key's state is consistent. By default the exception
+         * propagates and stops the shard.
+         */
+        default void skipFailed(Object key, long timestamp, io.cepheus.nfa.SkipStrategyException error) {
             throw error;
         }
 
@@ -246,12 +256,7 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
             }
             NfaState state = stateOf(id);
             emitter.set(id, processingTime);
-            try {
-                matcher.process(state, event, processingTime, emitter);
-            } catch (io.cepheus.nfa.ConditionException e) {
-                deadLetters++;
-                output.deadLetter(key, event, processingTime, e);
-            }
+            process(id, state, event, processingTime);
             settle(id);
             return;
         }
@@ -303,7 +308,7 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
             }
             int id = touched[i];
             emitter.set(id, newWatermark);
-            matcher.advanceTime(states[id], newWatermark, emitter);
+            advance(id, states[id], newWatermark);
         }
         return true;
     }
@@ -338,7 +343,7 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
         }
         if (id < states.length && states[id] != null) {
             emitter.set(id, processingTime);
-            matcher.advanceTime(states[id], processingTime, emitter);
+            advance(id, states[id], processingTime);
             settle(id);
         } else if (buffer.bufferedFor(id) > 0) {
             releaseArrivalsAt(id, processingTime + 1);
@@ -359,7 +364,7 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
         for (int i = 0; i < touchedCount; i++) {
             int id = touched[i];
             emitter.set(id, now);
-            matcher.advanceTime(states[id], now, emitter);
+            advance(id, states[id], now);
             settle(id);
         }
         touchedCount = 0;
@@ -395,7 +400,7 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
                     continue; // a touched key was advanced already and is settled below
                 }
                 emitter.set(id, watermark);
-                matcher.advanceTime(state, watermark, emitter);
+                advance(id, state, watermark);
                 settle(id);
             }
         }
@@ -482,11 +487,33 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
             touched[touchedCount++] = id;
         }
         emitter.set(id, timestamp);
+        process(id, state, event, timestamp);
+    }
+
+    /**
+     * Matches one event of key {@code id} (its emitter set). What the pattern itself fails on is handed to the
+     * output and the caller goes on, so that one key's failure leaves the rest of the batch matched: an event a
+     * condition threw on, or that would break the key's bound on partial matches under {@code OverflowPolicy.FAIL}
+     * (the NFA rolled the step back: a dead letter), and a match a throwing skip strategy dropped (the step was
+     * completed).
+     */
+    private void process(int id, NfaState state, T event, long timestamp) {
         try {
             matcher.process(state, event, timestamp, emitter);
-        } catch (io.cepheus.nfa.ConditionException e) {
+        } catch (io.cepheus.nfa.ConditionException | io.cepheus.nfa.PartialMatchLimitException e) {
             deadLetters++;
             output.deadLetter(keys.keyOf(id), event, timestamp, e);
+        } catch (io.cepheus.nfa.SkipStrategyException e) {
+            output.skipFailed(keys.keyOf(id), timestamp, e);
+        }
+    }
+
+    /** Advances key {@code id} (its emitter set) to {@code time}; a dropped match goes to the output, as above. */
+    private void advance(int id, NfaState state, long time) {
+        try {
+            matcher.advanceTime(state, time, emitter);
+        } catch (io.cepheus.nfa.SkipStrategyException e) {
+            output.skipFailed(keys.keyOf(id), time, e);
         }
     }
 
