@@ -233,17 +233,12 @@ public final class IntervalJoinStream<T, L, R, OUT> {
             String operator) {
         JoinResultHandler<OUT> res = results;
         SideOutputs.Frozen sides = sideOutputs.freeze();
-        OutputTag<L> lateLeftTo = lateLeftTag;
-        OutputTag<R> lateRightTo = lateRightTag;
-        OutputTag<DeadLetter> deadTo = deadLetterTag;
-        LateEventHandler<L> ll = lateLeftTo == null ? lateLeft
-                : SideOutputs.lateTo(sides.handler(lateLeftTo, "late left elements of " + operator));
-        LateEventHandler<R> lr = lateRightTo == null ? lateRight
-                : SideOutputs.lateTo(sides.handler(lateRightTo, "late right elements of " + operator));
+        LateEventHandler<L> ll = sides.lateOutput(lateLeft, lateLeftTag, "late left elements of " + operator);
+        LateEventHandler<R> lr = sides.lateOutput(lateRight, lateRightTag, "late right elements of " + operator);
         UnmatchedHandler<L> ul = unmatchedLeft;
         UnmatchedHandler<R> ur = unmatchedRight;
-        DeadLetterHandler<Object> dead = deadTo == null ? deadLetters
-                : DeadLetter.to(sides.handler(deadTo, "dead letters of " + operator));
+        DeadLetterHandler<Object> dead = sides.deadLetterOutput(deadLetters, deadLetterTag,
+                "dead letters of " + operator);
         JoinContext ctx = new JoinContext(sides, watermark, clock, res);
         return new IntervalJoinOperator.Output<>() {
             @Override

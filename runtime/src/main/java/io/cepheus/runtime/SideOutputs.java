@@ -32,11 +32,6 @@ final class SideOutputs {
         }
     }
 
-    /** @return a late-element handler that hands each element to {@code out}, with the element's timestamp */
-    static <T> LateEventHandler<T> lateTo(SideOutputHandler<T> out) {
-        return (key, element, timestamp) -> out.onOutput(element, timestamp);
-    }
-
     /** @return an immutable copy for one shard's operator */
     Frozen freeze() {
         return new Frozen(owner, Map.copyOf(byId));
@@ -73,6 +68,31 @@ final class SideOutputs {
                         + tag.type().getName() + ", but it was registered for " + out.tag().type().getName());
             }
             return (SideOutputHandler<X>) out.handler();
+        }
+
+        /**
+         * @param handler the late-element handler set on the stream (used when {@code tag} is null)
+         * @param tag     the side output set instead, or null
+         * @param what    what goes there, for the message (e.g. "late elements of window 0")
+         * @return where late elements go: the handler, or one that hands each element to the tag's handler with
+         *         the element's timestamp
+         * @throws IllegalStateException as {@link #handler} when the tag has no (matching) handler
+         */
+        <X> LateEventHandler<X> lateOutput(LateEventHandler<X> handler, OutputTag<X> tag, String what) {
+            if (tag == null) {
+                return handler;
+            }
+            SideOutputHandler<X> out = handler(tag, what);
+            return (key, element, timestamp) -> out.onOutput(element, timestamp);
+        }
+
+        /**
+         * @return where dead letters go: {@code handler}, or (when {@code tag} is set) the tag's handler as
+         *         {@link DeadLetter} records; as {@link #lateOutput}
+         */
+        <X> DeadLetterHandler<X> deadLetterOutput(DeadLetterHandler<X> handler, OutputTag<DeadLetter> tag,
+                String what) {
+            return tag == null ? handler : DeadLetter.to(handler(tag, what));
         }
 
         /**

@@ -170,15 +170,10 @@ public final class TemporalJoinStream<T, S, V, OUT> {
         JoinResultHandler<OUT> res = results;
         UnmatchedHandler<S> um = unmatched;
         SideOutputs.Frozen sides = sideOutputs.freeze();
-        OutputTag<S> lateElementsTo = lateElementsTag;
-        OutputTag<V> lateVersionsTo = lateVersionsTag;
-        OutputTag<DeadLetter> deadTo = deadLetterTag;
-        LateEventHandler<S> le = lateElementsTo == null ? lateElements
-                : SideOutputs.lateTo(sides.handler(lateElementsTo, "late elements of " + operator));
-        LateEventHandler<V> lv = lateVersionsTo == null ? lateVersions
-                : SideOutputs.lateTo(sides.handler(lateVersionsTo, "late versions of " + operator));
-        DeadLetterHandler<Object> dead = deadTo == null ? deadLetters
-                : DeadLetter.to(sides.handler(deadTo, "dead letters of " + operator));
+        LateEventHandler<S> le = sides.lateOutput(lateElements, lateElementsTag, "late elements of " + operator);
+        LateEventHandler<V> lv = sides.lateOutput(lateVersions, lateVersionsTag, "late versions of " + operator);
+        DeadLetterHandler<Object> dead = sides.deadLetterOutput(deadLetters, deadLetterTag,
+                "dead letters of " + operator);
         return new TemporalJoinOperator.Output<>() {
             @Override
             public void joined(Object key, S element, V version, long timestamp) {

@@ -110,10 +110,8 @@ public final class WindowResults<R> {
         }
         SideOutputs.Frozen sides = sideOutputs.freeze();
         String operator = "window " + id;
-        LateEventHandler<T> late = lateTag == null ? lateHandler
-                : SideOutputs.lateTo(sides.handler(lateTag, "late elements of " + operator));
-        DeadLetterHandler<T> deadLetters = deadTag == null ? deadHandler
-                : DeadLetter.to(sides.handler(deadTag, "dead letters of " + operator));
+        LateEventHandler<T> late = sides.lateOutput(lateHandler, lateTag, "late elements of " + operator);
+        DeadLetterHandler<T> deadLetters = sides.deadLetterOutput(deadHandler, deadTag, "dead letters of " + operator);
         return new WindowOutput<>() {
             @Override
             public void result(Object key, Window window, R value, long timestamp) {
