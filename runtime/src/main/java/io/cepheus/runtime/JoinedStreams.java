@@ -1,13 +1,8 @@
 package io.cepheus.runtime;
 
-import io.cepheus.runtime.internal.window.CoGroupWindowFunction;
-import io.cepheus.runtime.window.CoGroupFunction;
-import io.cepheus.runtime.window.Evictor;
 import io.cepheus.runtime.window.FlatJoinFunction;
 import io.cepheus.runtime.window.JoinFunction;
-import io.cepheus.runtime.window.Trigger;
 import io.cepheus.runtime.window.WindowAssigner;
-import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Function;
 
@@ -57,80 +52,15 @@ public final class JoinedStreams<T, L, R> {
      * @param <L> left type
      * @param <R> right type
      */
-    public static final class WithWindow<T, L, R> {
-        private final WindowedStream<T> windows;
-        private final Function<? super T, ? extends L> left;
-        private final Function<? super T, ? extends R> right;
+    public static final class WithWindow<T, L, R> extends WindowedSides<T, L, R, WithWindow<T, L, R>> {
 
         WithWindow(WindowedStream<T> windows, Function<? super T, ? extends L> left,
                 Function<? super T, ? extends R> right) {
-            this.windows = windows;
-            this.left = left;
-            this.right = right;
+            super(windows, left, right);
         }
 
-        /** @param trigger replaces the assigner's trigger @return this */
-        public WithWindow<T, L, R> trigger(Trigger<T> trigger) {
-            windows.trigger(trigger);
-            return this;
-        }
-
-        /** @param evictor evicts elements of either side @return this */
-        public WithWindow<T, L, R> evictor(Evictor<T> evictor) {
-            windows.evictor(evictor);
-            return this;
-        }
-
-        /** @param lateness allowed lateness, at least 0 @return this */
-        public WithWindow<T, L, R> allowedLateness(Duration lateness) {
-            windows.allowedLateness(lateness);
-            return this;
-        }
-
-        /**
-         * @param handler receives elements of either side that no window took (Flink drops them silently)
-         * @return this
-         */
-        public WithWindow<T, L, R> sideOutputLateData(LateEventHandler<T> handler) {
-            windows.sideOutputLateData(handler);
-            return this;
-        }
-
-        /**
-         * Flink's {@code sideOutputLateData(tag)}: elements of either side that no window took go to the side
-         * output {@code tag} (counted anyway). Register its handler on the results, {@link WindowResults#sideOutput};
-         * the engine does not start without one.
-         *
-         * @param tag the side output, of the engine's element type
-         * @return this
-         */
-        public WithWindow<T, L, R> sideOutputLateData(OutputTag<T> tag) {
-            windows.sideOutputLateData(tag);
-            return this;
-        }
-
-        /**
-         * @param handler receives elements the assigner or trigger threw on, and results (or late elements) whose
-         *                handler threw, and the window goes on; without one such an exception goes to the shard's
-         *                error handling ({@link CepEngine#close()} reports it). The join function itself runs on a
-         *                whole window at its firing, so what it throws always goes there.
-         * @return this
-         */
-        public WithWindow<T, L, R> deadLetters(DeadLetterHandler<T> handler) {
-            windows.deadLetters(handler);
-            return this;
-        }
-
-        /**
-         * As {@link #deadLetters(DeadLetterHandler)}, to the side output {@code tag} as {@link DeadLetter} records.
-         * Register its handler on the results, {@link WindowResults#sideOutput}; the engine does not start without
-         * one.
-         *
-         * @param tag the side output (e.g. {@code DeadLetter.tag("errors")})
-         * @return this
-         */
-        public WithWindow<T, L, R> sideOutputDeadLetters(OutputTag<DeadLetter> tag) {
-            windows.sideOutputDeadLetters(tag);
+        @Override
+        WithWindow<T, L, R> self() {
             return this;
         }
 
@@ -164,10 +94,6 @@ public final class JoinedStreams<T, L, R> {
                     }
                 }
             });
-        }
-
-        private <OUT> WindowResults<OUT> coGroup(CoGroupFunction<L, R, OUT> function) {
-            return windows.process(new CoGroupWindowFunction<>(left, right, function));
         }
     }
 }
