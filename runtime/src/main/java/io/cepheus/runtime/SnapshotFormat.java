@@ -19,9 +19,9 @@ import java.util.zip.CRC32C;
 /**
  * The engine snapshot format, shared by live snapshots and the test harness.
  *
- * <p>Version 2: a 16-byte header (magic, format version, length of the body, CRC32C of the body), then the
+ * <p>Version 3: a 16-byte header (magic, format version, length of the body, CRC32C of the body), then the
  * body: shard count, operator count, each operator's description, and one length-prefixed part per shard, as
- * the shard writes it.
+ * the shard writes it (its watermarks, its key dictionary, then each operator's state).
  *
  * <p>One checksum over the whole body, verified before anything in it is parsed or any shard is touched: a
  * corrupt file is refused whole (a checksum per shard part would restore the shards before the bad one and
@@ -33,8 +33,11 @@ import java.util.zip.CRC32C;
 final class SnapshotFormat {
 
     private static final int MAGIC = 0x43455053; // "CEPS"
-    /** 2: header with body length and CRC32C; patterns described with their structure fingerprint. */
-    private static final int VERSION = 2;
+    /**
+     * 2: header with body length and CRC32C; patterns described with their structure fingerprint. 3: each shard
+     * part holds its key dictionary (keys with their ids, free ids in reuse order).
+     */
+    private static final int VERSION = 3;
     private static final int HEADER_BYTES = 16;
     /** Bodies are read in growing chunks, so a corrupt length in a short stream cannot allocate gigabytes. */
     private static final int FIRST_CHUNK = 64 * 1024;

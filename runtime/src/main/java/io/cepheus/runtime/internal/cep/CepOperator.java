@@ -663,13 +663,14 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
         matches = in.readLong();
         restoredTimeouts = in.readLong() - matcher.timeoutsEmitted();
         int live = in.readInt();
+        int[] restored = new int[live];
         for (int i = 0; i < live; i++) {
             Object key = keyCodec.read(in);
             int id = keys.idOf(key);
             stateOf(id); // sizes the per-key arrays
             matcher.release(states[id]);
             states[id] = matcher.readState(key, events, in);
-            settle(id);
+            restored[i] = id;
         }
         int buffered = in.readInt();
         for (int i = 0; i < buffered; i++) {
@@ -680,6 +681,11 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
             if (sortsArrivals) {
                 releaseArrivalsAt(id, ts + 1);
             }
+        }
+        // settled once their buffered events are back: a key whose state is empty but has events waiting keeps
+        // its state, as in the engine that wrote the snapshot (freeing it would change when the key is advanced)
+        for (int id : restored) {
+            settle(id);
         }
     }
 

@@ -3,6 +3,10 @@ package io.cepheus.runtime.internal.cep;
 import com.carrotsearch.hppc.IntIntHashMap;
 import com.carrotsearch.hppc.LongIntHashMap;
 import com.carrotsearch.hppc.ObjectIntHashMap;
+import io.cepheus.nfa.EventCodec;
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -183,6 +187,72 @@ public final class KeyDictionary {
             freeIds = Arrays.copyOf(freeIds, freeCount * 2);
         }
         freeIds[freeCount++] = id;
+    }
+
+    /**
+     * Writes which key holds which id, and the ids free for reuse in the order they will be handed out, so that a
+     * restored dictionary gives every key, old and new, the id this one would ({@link #readFrom}): per-key order
+     * (equal-time results, timers) then continues exactly as in an uninterrupted run.
+     */
+    public void writeTo(DataOutput out, EventCodec<Object> keyCodec) throws IOException {
+        out.writeInt(nextId);
+        out.writeInt(nextId - freeCount);
+        for (int id = 0; id < nextId; id++) {
+            if (keys[id] != null) {
+                out.writeInt(id);
+                keyCodec.write(keys[id], out);
+            }
+        }
+        out.writeInt(freeCount);
+        for (int i = 0; i < freeCount; i++) {
+            out.writeInt(freeIds[i]);
+        }
+    }
+
+    /**
+     * Restores what {@link #writeTo} wrote into this empty dictionary.
+     *
+     * @throws IOException if the dictionary is not empty, or the ids read are inconsistent (corrupt input)
+     */
+    public void readFrom(DataInput in, EventCodec<Object> keyCodec) throws IOException {
+        if (nextId != 0) {
+            throw new IOException("a key dictionary can only be restored while empty; it holds " + nextId + " ids");
+        }
+        int bound = in.readInt();
+        int live = in.readInt();
+        if (bound < 0 || live < 0 || live > bound) {
+            throw new IOException("corrupt key dictionary: " + live + " keys under an id bound of " + bound);
+        }
+        for (int i = 0; i < live; i++) {
+            int id = in.readInt();
+            Object key = keyCodec.read(in);
+            if (id < 0 || id >= bound) {
+                throw new IOException("corrupt key dictionary: id " + id + " outside [0, " + bound + ")");
+            }
+            // the key takes the next id: hand out exactly the id it had, by making it the only one free
+            freeCount = 0;
+            nextId = Math.max(nextId, id + 1);
+            freeIds[freeCount++] = id;
+            if (idOf(key) != id) {
+                throw new IOException("corrupt key dictionary: key " + key + " appears twice");
+            }
+        }
+        int free = in.readInt();
+        if (free != bound - live) {
+            throw new IOException("corrupt key dictionary: " + free + " free ids, expected " + (bound - live));
+        }
+        if (free > freeIds.length) {
+            freeIds = new int[free];
+        }
+        for (int i = 0; i < free; i++) {
+            int id = in.readInt();
+            if (id < 0 || id >= bound || id < keys.length && keys[id] != null) {
+                throw new IOException("corrupt key dictionary: free id " + id + " is in use or out of range");
+            }
+            freeIds[i] = id;
+        }
+        freeCount = free;
+        nextId = bound;
     }
 
     /** @return keys currently known */

@@ -445,6 +445,7 @@ public final class CepShard<T> implements Agent, Consumer<ShardRecord> {
             out.writeLong(valve.watermarkOf(i));
             out.writeBoolean(valve.isIdle(i));
         }
+        keys.writeTo(out, keyCodec); // first: restored operators then find their keys under the same ids
         out.writeInt(operators.size());
         for (ShardOperator<T> op : operators) {
             op.writeState(out, eventCodec, keyCodec);
@@ -473,6 +474,7 @@ public final class CepShard<T> implements Agent, Consumer<ShardRecord> {
         }
         watermark = savedWatermark;
         timers.advanceWatermark(savedWatermark, timerDispatch); // nothing registered yet: sets the time only
+        keys.readFrom(in, keyCodec);
         int ops = in.readInt();
         if (ops != operators.size()) {
             throw new java.io.IOException("the snapshot has " + ops + " patterns, this engine " + operators.size());

@@ -186,4 +186,104 @@ class KeyDictionaryTest {
             default -> "k" + value;
         };
     }
+
+    /** Keys of every kind the dictionary stores apart (Integer, Long, direct and hashed, other objects). */
+    private static final io.cepheus.nfa.EventCodec<Object> ANY_KEY = new io.cepheus.nfa.EventCodec<>() {
+        @Override
+        public void write(Object key, java.io.DataOutput out) throws java.io.IOException {
+            if (key instanceof Integer v) {
+                out.writeByte(0);
+                out.writeInt(v);
+            } else if (key instanceof Long v) {
+                out.writeByte(1);
+                out.writeLong(v);
+            } else {
+                out.writeByte(2);
+                out.writeUTF((String) key);
+            }
+        }
+
+        @Override
+        public Object read(java.io.DataInput in) throws java.io.IOException {
+            return switch (in.readByte()) {
+                case 0 -> in.readInt();
+                case 1 -> in.readLong();
+                default -> in.readUTF();
+            };
+        }
+    };
+
+    /**
+     * A restored dictionary gives every key the id it had and hands out the same ids to new keys, in the same
+     * order, as the dictionary that was written: random keys of every kind, with ids freed and reused, each
+     * written at a random point and compared over the operations that follow.
+     */
+    @Test
+    void aRestoredDictionaryHandsOutTheSameIdsAsTheOneWritten() throws java.io.IOException {
+        long seed = io.cepheus.nfa.testing.PropertySeeds.seed(0xD1C7L);
+        java.util.Random random = new java.util.Random(seed);
+        for (int round = 0; round < 200; round++) {
+            KeyDictionary original = new KeyDictionary(4);
+            java.util.List<Object> live = new java.util.ArrayList<>();
+            int before = random.nextInt(300);
+            for (int i = 0; i < before; i++) {
+                step(original, live, random);
+            }
+            java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+            original.writeTo(new java.io.DataOutputStream(bytes), ANY_KEY);
+            KeyDictionary restored = new KeyDictionary(4);
+            restored.readFrom(new java.io.DataInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray())),
+                    ANY_KEY);
+            String context = "seed " + seed + ", round " + round;
+            assertEquals(original.size(), restored.size(), context);
+            assertEquals(original.idBound(), restored.idBound(), context);
+            for (Object key : live) {
+                assertEquals(original.idOf(key), restored.idOf(key), context + ", key " + key);
+            }
+            java.util.List<Object> liveRestored = new java.util.ArrayList<>(live);
+            for (int i = 0; i < 200; i++) { // the same operations on both from here
+                long draw = random.nextLong();
+                assertEquals(step(original, live, new java.util.Random(draw)),
+                        step(restored, liveRestored, new java.util.Random(draw)), context + ", operation " + i);
+            }
+        }
+    }
+
+    /** A random lookup (new or known key) or release; @return the id it touched */
+    private static int step(KeyDictionary d, java.util.List<Object> live, java.util.Random random) {
+        if (!live.isEmpty() && random.nextInt(3) == 0) {
+            Object key = live.remove(random.nextInt(live.size()));
+            int id = d.idOf(key);
+            d.release(id);
+            return id;
+        }
+        int value = random.nextInt(random.nextBoolean() ? 50 : 100_000);
+        Object key = switch (random.nextInt(3)) {
+            case 0 -> value;
+            case 1 -> (long) value;
+            default -> "k" + value;
+        };
+        if (!live.contains(key)) {
+            live.add(key);
+        }
+        return d.idOf(key);
+    }
+
+    @Test
+    void aDictionaryIsRestoredOnlyWhileEmptyAndCorruptIdsAreRefused() throws java.io.IOException {
+        KeyDictionary d = new KeyDictionary();
+        d.idOf("a");
+        d.idOf("b");
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        d.writeTo(new java.io.DataOutputStream(bytes), ANY_KEY);
+        byte[] written = bytes.toByteArray();
+        java.io.IOException notEmpty = assertThrows(java.io.IOException.class,
+                () -> d.readFrom(new java.io.DataInputStream(new java.io.ByteArrayInputStream(written)), ANY_KEY));
+        assertTrue(notEmpty.getMessage().contains("empty"), notEmpty.getMessage());
+        byte[] twice = written.clone();
+        twice[twice.length - 4 - 1] = 'a'; // the second key's one character (before the free count): "b" is "a"
+        java.io.IOException duplicate = assertThrows(java.io.IOException.class, () -> new KeyDictionary()
+                .readFrom(new java.io.DataInputStream(new java.io.ByteArrayInputStream(twice)), ANY_KEY));
+        assertTrue(duplicate.getMessage().contains("appears twice"), duplicate.getMessage());
+    }
 }
