@@ -144,16 +144,21 @@ public final class KeyDictionary {
 
     private int newId(Object key, byte kind, long value) {
         int id = freeCount > 0 ? freeIds[--freeCount] : nextId++;
-        if (id >= keys.length) {
-            int n = Math.max(keys.length * 2, id + 1);
-            keys = Arrays.copyOf(keys, n);
-            kinds = Arrays.copyOf(kinds, n);
-            values = Arrays.copyOf(values, n);
-        }
+        ensureIds(id + 1);
         keys[id] = key;
         kinds[id] = kind;
         values[id] = value;
         return id;
+    }
+
+    /** Makes the per-id arrays hold ids below {@code bound}. */
+    private void ensureIds(int bound) {
+        if (bound > keys.length) {
+            int n = Math.max(keys.length * 2, bound);
+            keys = Arrays.copyOf(keys, n);
+            kinds = Arrays.copyOf(kinds, n);
+            values = Arrays.copyOf(values, n);
+        }
     }
 
     /** @param id an id in use @return its key */
@@ -223,6 +228,7 @@ public final class KeyDictionary {
         if (bound < 0 || live < 0 || live > bound) {
             throw new IOException("corrupt key dictionary: " + live + " keys under an id bound of " + bound);
         }
+        ensureIds(bound); // ids arrive in any order, and a direct table's growth walks every id below nextId
         for (int i = 0; i < live; i++) {
             int id = in.readInt();
             Object key = keyCodec.read(in);

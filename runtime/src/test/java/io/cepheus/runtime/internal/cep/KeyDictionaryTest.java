@@ -269,6 +269,24 @@ class KeyDictionaryTest {
         return d.idOf(key);
     }
 
+    /** An id past the restored arrays' first size, on a key that makes a direct table grow (seed 15001's case). */
+    @Test
+    void aNumericKeyWithALargeIdIsRestored() throws java.io.IOException {
+        KeyDictionary original = new KeyDictionary();
+        for (int i = 0; i < 64; i++) {
+            original.idOf("k" + i);
+        }
+        assertEquals(64, original.idOf(5)); // Integer 5 takes id 64 and the direct table
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        original.writeTo(new java.io.DataOutputStream(bytes), ANY_KEY);
+        KeyDictionary restored = new KeyDictionary();
+        restored.readFrom(new java.io.DataInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray())),
+                ANY_KEY);
+        assertEquals(64, restored.idOf(5));
+        assertEquals(63, restored.idOf("k63"));
+        assertEquals(65, restored.idOf("new"));
+    }
+
     @Test
     void aDictionaryIsRestoredOnlyWhileEmptyAndCorruptIdsAreRefused() throws java.io.IOException {
         KeyDictionary d = new KeyDictionary();
