@@ -125,6 +125,30 @@ class SliceExtremeTimestampsTest {
     }
 
     /**
+     * A key's ring covers every slice between its first and last held one, so an element too far from a window
+     * that has not fired (the watermark stalled) would need a ring beyond any memory: it is a dead letter naming
+     * the key, not an exception out of the shard's batch. The key's other windows are unaffected; an element
+     * still in range is taken. Slice numbers at both ends of the long range are compared without overflow.
+     */
+    @Test
+    void anElementTooFarFromTheKeysOpenWindowsIsADeadLetter() {
+        Run r = new Run(TumblingEventTimeWindows.of(Duration.ofMillis(1)), 0, false)
+                .send(1, 0)
+                .send(2, 1L << 27) // 2^27 one-ms slices from slice 0
+                .send(4, 1L << 20)
+                .send("far", 8, MIN + 1_000).send("far", 16, Long.MAX_VALUE - 1_000) // a span that overflows a long
+                .close();
+        assertEquals(2, r.dead.size(), r.dead.toString());
+        assertTrue(r.dead.get(0).startsWith("2@" + (1L << 27) + ": the element at time " + (1L << 27)
+                + " would make key k hold slices of 1 ms over more than " + (1 << 26) + " slice lengths"),
+                r.dead.get(0));
+        assertTrue(r.dead.get(1).startsWith("16@" + (Long.MAX_VALUE - 1_000) + ": the element at time"),
+                r.dead.get(1));
+        assertEquals(List.of("[" + (MIN + 1_000) + "," + (MIN + 1_001) + ") 8 @" + (MIN + 1_000), "[0,1) 1 @0",
+                "[" + (1L << 20) + "," + ((1L << 20) + 1) + ") 4 @" + (1L << 20)), r.out);
+    }
+
+    /**
      * The remembered answers start out as the true ones for slice 0 (no "nothing remembered yet" flags): a key whose
      * first slice is slice 0 is let go at its cleanup time, and its late element refused, as on the general operator.
      */

@@ -169,6 +169,26 @@ final class KeySlices {
         return fresh;
     }
 
+    /**
+     * @return whether slice {@code k} can be held along with the slices held now: the ring covers every slice
+     *         number between its first and last, at most {@value #MAX_SLICES} of them (computed without overflow,
+     *         for slice numbers anywhere in the long range)
+     */
+    boolean canHold(long k) {
+        if (len == 0) {
+            return true;
+        }
+        long lo = Math.min(base, k);
+        long hi = Math.max(base + len - 1, k);
+        long span = hi - lo; // negative when the true difference overflows a long
+        return span >= 0 && span < MAX_SLICES;
+    }
+
+    /** @return the most slices a key's ring covers */
+    static int maxSlices() {
+        return MAX_SLICES;
+    }
+
     /** @return whether the first slice held had a value (it is dropped with its suffix) */
     boolean dropFirst() {
         int p = 2 * (int) (base & mask);

@@ -485,6 +485,19 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
      * window holding the slice that has not fired, if that is earlier than its pending time.
      */
     private boolean add(int id, KeySlices st, T event, long timestamp, long k, long end) {
+        if (!st.canHold(k)) {
+            // refused before anything changed: a ring spanning that far would not fit in memory
+            deadLetters++;
+            if (st.isEmpty()) {
+                emptied.add(id);
+            }
+            output.deadLetter(keys.keyOf(id), event, timestamp, new IllegalArgumentException("the element at time "
+                    + timestamp + " would make key " + keys.keyOf(id) + " hold slices of " + g + " ms over more than "
+                    + KeySlices.maxSlices() + " slice lengths: its earliest window that has not fired (or is not"
+                    + " past its allowed lateness) is that far behind; the watermark lags too far for the slice"
+                    + " operator"));
+            return false;
+        }
         Object acc = st.value(k);
         Object updated;
         try {
