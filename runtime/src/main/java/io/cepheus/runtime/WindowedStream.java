@@ -4,6 +4,7 @@ import io.cepheus.runtime.internal.window.PassThrough;
 import io.cepheus.runtime.internal.window.SessionWindowOperator;
 import io.cepheus.runtime.internal.window.SliceWindowOperator;
 import io.cepheus.runtime.internal.window.WindowOperator;
+import io.cepheus.runtime.internal.window.WindowSnapshots;
 import io.cepheus.runtime.internal.window.WindowSpec;
 import io.cepheus.runtime.window.AccumulationMode;
 import io.cepheus.runtime.window.AggregateFunction;
@@ -156,7 +157,7 @@ public final class WindowedStream<T> {
      * @return the results: one value per firing
      */
     public WindowResults<T> reduce(ReduceFunction<T> function) {
-        return register(Objects.requireNonNull(function, "function"), null, new PassThrough<>(), "reduce");
+        return register(Objects.requireNonNull(function, "function"), null, new PassThrough<>(), "reduce", null);
     }
 
     /**
@@ -169,7 +170,7 @@ public final class WindowedStream<T> {
      */
     public <R> WindowResults<R> reduce(ReduceFunction<T> function, ProcessWindowFunction<T, R> process) {
         return register(Objects.requireNonNull(function, "function"), null,
-                Objects.requireNonNull(process, "process"), "reduce+process");
+                Objects.requireNonNull(process, "process"), "reduce+process", null);
     }
 
     /**
@@ -181,7 +182,25 @@ public final class WindowedStream<T> {
      * @return the results
      */
     public <A, V> WindowResults<V> aggregate(AggregateFunction<T, A, V> function) {
-        return register(null, Objects.requireNonNull(function, "function"), new PassThrough<>(), "aggregate");
+        return register(null, Objects.requireNonNull(function, "function"), new PassThrough<>(), "aggregate", null);
+    }
+
+    /**
+     * Aggregates each window into one accumulator, as {@link #aggregate(AggregateFunction)}, with a codec for the
+     * accumulators so that the window takes part in snapshots ({@link CepEngine.Builder#snapshots}). Tumbling and
+     * sliding event-time windows with the default trigger do; other windows are refused when snapshots are on.
+     *
+     * @param function         the aggregate function
+     * @param accumulatorCodec writes and reads its accumulators (the snapshot holds one per slice, as in the
+     *                         README's "Windows" section)
+     * @param <A>              its accumulator type
+     * @param <V>              its result type
+     * @return the results
+     */
+    public <A, V> WindowResults<V> aggregate(AggregateFunction<T, A, V> function,
+            io.cepheus.nfa.EventCodec<A> accumulatorCodec) {
+        return register(null, Objects.requireNonNull(function, "function"), new PassThrough<>(), "aggregate",
+                Objects.requireNonNull(accumulatorCodec, "accumulatorCodec"));
     }
 
     /**
@@ -197,7 +216,7 @@ public final class WindowedStream<T> {
     public <A, V, R> WindowResults<R> aggregate(AggregateFunction<T, A, V> function,
             ProcessWindowFunction<V, R> process) {
         return register(null, Objects.requireNonNull(function, "function"), Objects.requireNonNull(process, "process"),
-                "aggregate+process");
+                "aggregate+process", null);
     }
 
     /**
@@ -208,12 +227,12 @@ public final class WindowedStream<T> {
      * @return the results
      */
     public <R> WindowResults<R> process(ProcessWindowFunction<T, R> process) {
-        return register(null, null, Objects.requireNonNull(process, "process"), "process");
+        return register(null, null, Objects.requireNonNull(process, "process"), "process", null);
     }
 
     @SuppressWarnings("unchecked")
     private <V, R> WindowResults<R> register(ReduceFunction<T> reduce, AggregateFunction<T, ?, ?> aggregate,
-            ProcessWindowFunction<?, R> process, String function) {
+            ProcessWindowFunction<?, R> process, String function, io.cepheus.nfa.EventCodec<?> accumulatorCodec) {
         engine.checkNotStarted("window " + function + "()");
         Trigger<T> effective = trigger;
         if (mode == AccumulationMode.DISCARDING) {
@@ -227,13 +246,14 @@ public final class WindowedStream<T> {
                     + " with a trigger that does not support merging: " + effective);
         }
         String name = description + " " + assigner + " " + function;
-        if (engine.snapshotsEnabled()) {
-            throw new IllegalStateException("the engine has snapshots enabled (Builder.snapshots), but operator '"
-                    + name + "' cannot take part: window state holds accumulators, trigger state and"
-                    + " process-function state of user types without a codec");
-        }
         WindowSpec<T, V, R> spec = new WindowSpec<>(assigner, effective, evictor, lateness, reduce,
                 (AggregateFunction<T, Object, V>) aggregate, (ProcessWindowFunction<V, R>) process, mode, accepts);
+        String refusal = WindowSnapshots.refusal(spec, accumulatorCodec);
+        if (engine.snapshotsEnabled() && refusal != null) {
+            throw new IllegalStateException("the engine has snapshots enabled (Builder.snapshots), but operator '"
+                    + name + "' cannot take part: " + refusal);
+        }
+        io.cepheus.nfa.EventCodec<Object> accumulators = (io.cepheus.nfa.EventCodec<Object>) accumulatorCodec;
         WindowResults<R> results = new WindowResults<>(engine, mode);
         LateEventHandler<T> late = lateHandler;
         DeadLetterHandler<T> dead = deadLetters;
@@ -246,11 +266,11 @@ public final class WindowedStream<T> {
             var output = results.<T>output(late, lateTo, dead, deadTo, shard.failures());
             if (SliceWindowOperator.supports(spec)) {
                 return new SliceWindowOperator<>(operatorId, shard.keys(), shard.timers(), engine.clock(), spec, output,
-                        published);
+                        published, accumulators);
             }
             if (SessionWindowOperator.supports(spec)) {
                 return new SessionWindowOperator<>(operatorId, shard.keys(), shard.timers(), engine.clock(), spec,
-                        output, published);
+                        output, published, accumulators);
             }
             return new WindowOperator<>(operatorId, shard.keys(), shard.timers(), engine.clock(), spec, output,
                     published);

@@ -476,9 +476,65 @@ class WindowExamplesTest {
                 return i.readUTF();
             }
         }).build();
-        Exception s = assertThrows(IllegalStateException.class, () -> snapshotting.keyBy(Ev::key)
-                .window(TumblingEventTimeWindows.of(Duration.ofSeconds(1))).reduce((a, b) -> a));
-        assertTrue(s.getMessage().contains("snapshots"), s.getMessage());
+        // tumbling and sliding event-time windows with reduce, or aggregate and a codec, take part in snapshots
+        io.cepheus.runtime.KeyedStream<Ev> byKey = snapshotting.keyBy(Ev::key);
+        byKey.window(TumblingEventTimeWindows.of(Duration.ofSeconds(1))).reduce((a, b) -> a);
+        byKey.window(EventTimeSessionWindows.withGap(Duration.ofSeconds(1))).reduce((a, b) -> a);
+        Exception s = assertThrows(IllegalStateException.class, () -> byKey
+                .window(GlobalWindows.create()).trigger(CountTrigger.of(2)).reduce((a, b) -> a));
+        assertTrue(s.getMessage().contains("snapshots") && s.getMessage().contains("only tumbling, sliding and session"),
+                s.getMessage());
+        Exception retracting = assertThrows(IllegalStateException.class, () -> byKey
+                .window(EventTimeSessionWindows.withGap(Duration.ofSeconds(1)))
+                .accumulationMode(AccumulationMode.ACCUMULATING_AND_RETRACTING)
+                .aggregate(new Count(), new io.cepheus.nfa.EventCodec<long[]>() {
+                    @Override
+                    public void write(long[] acc, java.io.DataOutput o) throws java.io.IOException {
+                        o.writeLong(acc[0]);
+                    }
+
+                    @Override
+                    public long[] read(java.io.DataInput i) throws java.io.IOException {
+                        return new long[] {i.readLong()};
+                    }
+                }));
+        assertTrue(retracting.getMessage().contains("accumulating-and-retracting"), retracting.getMessage());
+        Exception noCodec = assertThrows(IllegalStateException.class, () -> byKey
+                .window(TumblingEventTimeWindows.of(Duration.ofSeconds(1))).aggregate(new Count()));
+        assertTrue(noCodec.getMessage().contains("aggregate(function, accumulatorCodec)"), noCodec.getMessage());
+        Exception process = assertThrows(IllegalStateException.class, () -> byKey
+                .window(TumblingEventTimeWindows.of(Duration.ofSeconds(1)))
+                .reduce((a, b) -> a, new ProcessWindowFunction<Ev, String>() {
+                    @Override
+                    public void process(Object key, Context ctx, Iterable<Ev> elements, Collector<String> out) {
+                    }
+                }));
+        assertTrue(process.getMessage().contains("process function"), process.getMessage());
+    }
+
+    /** Counts elements: an aggregate with a mutable accumulator. */
+    static final class Count implements AggregateFunction<Ev, long[], Long> {
+        @Override
+        public long[] createAccumulator() {
+            return new long[1];
+        }
+
+        @Override
+        public long[] add(Ev value, long[] acc) {
+            acc[0]++;
+            return acc;
+        }
+
+        @Override
+        public Long getResult(long[] acc) {
+            return acc[0];
+        }
+
+        @Override
+        public long[] merge(long[] a, long[] b) {
+            a[0] += b[0];
+            return a;
+        }
     }
 
     @Test

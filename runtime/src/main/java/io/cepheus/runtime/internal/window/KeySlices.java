@@ -371,4 +371,98 @@ final class KeySlices {
         slots = bigger;
         mask = cap - 1;
     }
+
+    // ------------------------------------------------------------------ snapshots
+
+    private static final int HAS_VALUE = 1;
+    private static final int HAS_SUFFIX = 2;
+    /** The suffix is the very object of the slice above's suffix (an empty slice repeats the suffix above it). */
+    private static final int SUFFIX_AS_ABOVE = 4;
+
+    /**
+     * Writes this key's slices with the queue's derived state (suffixes, back, where the front ends), not only the
+     * slice values: a window's value depends on how its slices were grouped when combined, and a function need not
+     * be associative to the last bit (a floating-point sum), so a restored key must combine exactly as this one
+     * would have. Slices are written from the last down, so a suffix shared with the slice above is written once.
+     *
+     * @param values writes slice values, suffixes and the back (reduced values or accumulators)
+     */
+    void writeTo(java.io.DataOutput out, io.cepheus.nfa.EventCodec<Object> values) throws java.io.IOException {
+        out.writeLong(timerAt);
+        out.writeLong(cleanupAt);
+        out.writeLong(base);
+        out.writeInt(len);
+        out.writeLong(qLo);
+        out.writeLong(f);
+        out.writeLong(qHi);
+        out.writeBoolean(backStale);
+        out.writeLong(frontStaleAt);
+        out.writeBoolean(back != null);
+        if (back != null) {
+            values.write(back, out);
+        }
+        Object above = null;
+        for (int i = len - 1; i >= 0; i--) {
+            int p = 2 * (int) ((base + i) & mask);
+            Object value = slots[p];
+            Object suffix = slots[p + 1];
+            boolean asAbove = suffix != null && suffix == above;
+            out.writeByte((value != null ? HAS_VALUE : 0) | (suffix != null ? HAS_SUFFIX : 0)
+                    | (asAbove ? SUFFIX_AS_ABOVE : 0));
+            if (value != null) {
+                values.write(value, out);
+            }
+            if (suffix != null && !asAbove) {
+                values.write(suffix, out);
+            }
+            above = suffix;
+        }
+    }
+
+    /**
+     * Restores what {@link #writeTo} wrote into this empty (new or {@link #reset}) object.
+     *
+     * @return how many slices hold a value
+     * @throws java.io.IOException if the input is not such state
+     */
+    int readFrom(java.io.DataInput in, io.cepheus.nfa.EventCodec<Object> values) throws java.io.IOException {
+        timerAt = in.readLong();
+        cleanupAt = in.readLong();
+        long first = in.readLong();
+        int length = in.readInt();
+        if (length < 0 || length > MAX_SLICES) {
+            throw new java.io.IOException("a key's slice ring of " + length + " slices (at most " + MAX_SLICES + ")");
+        }
+        qLo = in.readLong();
+        f = in.readLong();
+        qHi = in.readLong();
+        backStale = in.readBoolean();
+        frontStaleAt = in.readLong();
+        back = in.readBoolean() ? values.read(in) : null;
+        base = first;
+        len = 0;
+        grow(length);
+        len = length;
+        Object above = null;
+        for (int i = len - 1; i >= 0; i--) {
+            long k = base + i;
+            int flags = in.readUnsignedByte();
+            if ((flags & ~(HAS_VALUE | HAS_SUFFIX | SUFFIX_AS_ABOVE)) != 0
+                    || ((flags & SUFFIX_AS_ABOVE) != 0 && ((flags & HAS_SUFFIX) == 0 || above == null))) {
+                throw new java.io.IOException("slice " + k + " has flags " + flags + ", which no key writes");
+            }
+            int p = 2 * (int) (k & mask);
+            if ((flags & HAS_VALUE) != 0) {
+                slots[p] = values.read(in);
+                filled++;
+            }
+            Object suffix = null;
+            if ((flags & HAS_SUFFIX) != 0) {
+                suffix = (flags & SUFFIX_AS_ABOVE) != 0 ? above : values.read(in);
+            }
+            slots[p + 1] = suffix;
+            above = suffix;
+        }
+        return filled;
+    }
 }

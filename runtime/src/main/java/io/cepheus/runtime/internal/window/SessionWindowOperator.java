@@ -16,6 +16,7 @@ import io.cepheus.runtime.window.TimeWindow;
 import io.cepheus.runtime.window.WindowAssigner;
 import java.io.DataInput;
 import java.io.DataOutput;
+import java.io.IOException;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLongArray;
 
@@ -60,8 +61,10 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * (deliberately not pooled, see {@code newState}); per firing, the {@link TimeWindow} handed out.
  *
  * <p>Differences only where a user function throws (a dead letter): a new session left empty by the exception is
- * removed here at once, where {@link WindowOperator} keeps it until its cleanup time. Snapshots are refused, as by
- * {@link WindowOperator} (accumulators of user types).
+ * removed here at once, where {@link WindowOperator} keeps it until its cleanup time.
+ *
+ * <p>Snapshots: with a reduce, or an aggregate given an accumulator codec (not in accumulating-and-retracting
+ * mode, where the last results are of the aggregate's result type, which has no codec).
  *
  * <p>Owned by the shard thread, like the key dictionary it uses.
  *
@@ -83,6 +86,10 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
     private final WindowAssigner.Context assignerContext;
     private final WindowAssigner.WindowSink sink = this::assigned;
     private KeyRelease keyRelease;
+    /** Writes an aggregate's accumulators for snapshots; null if none was given. */
+    private final EventCodec<Object> accumulatorCodec;
+    /** Whether the function is a reduce (accumulators and results are elements) rather than an aggregate. */
+    private final boolean reduces;
 
     private long watermark = Long.MIN_VALUE;
     private KeySessions[] states = new KeySessions[64];
@@ -132,9 +139,21 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
      * @param output     where results, retractions and late elements go
      * @param published  counters for other threads (layout of {@link WindowOperator})
      */
-    @SuppressWarnings("unchecked")
     public SessionWindowOperator(int operatorId, KeyDictionary keys, TimerService timers, Clock clock,
             WindowSpec<T, ?, ?> spec, WindowOutput<T, R> output, AtomicLongArray published) {
+        this(operatorId, keys, timers, clock, spec, output, published, null);
+    }
+
+    /**
+     * As the constructor without a codec, for an operator that takes part in snapshots.
+     *
+     * @param accumulatorCodec writes an aggregate's accumulators for snapshots; null for none (a reduce's values
+     *                         are elements, written with the engine's event codec)
+     */
+    @SuppressWarnings("unchecked")
+    public SessionWindowOperator(int operatorId, KeyDictionary keys, TimerService timers, Clock clock,
+            WindowSpec<T, ?, ?> spec, WindowOutput<T, R> output, AtomicLongArray published,
+            EventCodec<Object> accumulatorCodec) {
         if (!supports(spec)) {
             throw new IllegalArgumentException("the session window operator cannot run " + spec);
         }
@@ -155,6 +174,8 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
         this.list = new SessionListPath<>(this, keys, function, due, purging, retracting);
         this.assignerContext = clock::millis;
         this.keyRelease = KeyRelease.unlessTimersPending(keys, timers);
+        this.accumulatorCodec = accumulatorCodec;
+        this.reduces = spec.reduce() != null;
     }
 
     @Override
@@ -429,13 +450,141 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
         return deadLetters;
     }
 
+    /**
+     * Writes the watermark, counters and every key's sessions (bounds, creation order, whether each still fires,
+     * its accumulator, and in retracting mode the result it emitted last). The due times are not written: each
+     * follows from the key's sessions, and the keys due at one time are handled in key id order either way.
+     */
     @Override
-    public void writeState(DataOutput out, EventCodec<T> events, EventCodec<Object> keyCodec) {
-        throw new IllegalStateException(WindowSnapshots.REASON);
+    public void writeState(DataOutput out, EventCodec<T> events, EventCodec<Object> keyCodec) throws IOException {
+        EventCodec<Object> values = accumulatorCodec(events);
+        out.writeLong(watermark);
+        out.writeLong(firings);
+        out.writeLong(results);
+        out.writeLong(retractions);
+        out.writeLong(lateElements);
+        out.writeLong(deadLetters);
+        int live = 0;
+        for (KeySessions st : states) {
+            live += st == null ? 0 : 1;
+        }
+        out.writeInt(live);
+        for (int id = 0; id < states.length; id++) {
+            KeySessions st = states[id];
+            if (st == null) {
+                continue;
+            }
+            keyCodec.write(keys.keyOf(id), out);
+            if (st.list == null) {
+                out.writeInt(0);
+                writeSession(out, st.start, st.end, 0, st.pending, st.acc, st.last, values, events);
+            } else {
+                SessionList l = st.list;
+                out.writeInt(l.size);
+                out.writeLong(l.nextCreated);
+                for (int m = 0; m < l.size; m++) {
+                    writeSession(out, l.start[m], l.end[m], l.created[m], l.pending[m], l.acc[m], l.last[m], values,
+                            events);
+                }
+            }
+        }
     }
 
+    @SuppressWarnings("unchecked")
+    private void writeSession(DataOutput out, long start, long end, long created, boolean pending, Object acc,
+            Object last, EventCodec<Object> values, EventCodec<T> events) throws IOException {
+        out.writeLong(start);
+        out.writeLong(end);
+        out.writeLong(created);
+        out.writeBoolean(pending);
+        out.writeBoolean(acc != null);
+        if (acc != null) {
+            values.write(acc, out);
+        }
+        out.writeBoolean(last != null);
+        if (last != null) {
+            if (!reduces) {
+                throw new IllegalStateException(WindowSnapshots.RETRACTED_AGGREGATE);
+            }
+            events.write((T) last, out); // a reduce's result is an element
+        }
+    }
+
+    /** Restores what {@link #writeState} wrote into this fresh operator, and when each key is next due. */
     @Override
-    public void readState(DataInput in, EventCodec<T> events, EventCodec<Object> keyCodec) {
-        throw new IllegalStateException(WindowSnapshots.REASON);
+    public void readState(DataInput in, EventCodec<T> events, EventCodec<Object> keyCodec) throws IOException {
+        EventCodec<Object> values = accumulatorCodec(events);
+        watermark = in.readLong();
+        firings = in.readLong();
+        results = in.readLong();
+        retractions = in.readLong();
+        lateElements = in.readLong();
+        deadLetters = in.readLong();
+        int live = in.readInt();
+        if (live < 0) {
+            throw new IOException("a session window operator with " + live + " keys");
+        }
+        for (int i = 0; i < live; i++) {
+            Object key = keyCodec.read(in);
+            int id = keys.idOf(key);
+            if (id < states.length && states[id] != null) {
+                throw new IOException("key " + key + " appears twice in the session window operator's state");
+            }
+            int sessions = in.readInt();
+            KeySessions st = newState(id);
+            if (sessions == 0) {
+                st.start = in.readLong();
+                st.end = in.readLong();
+                in.readLong(); // a single session's creation number: unused until it gets a list
+                st.pending = in.readBoolean();
+                st.acc = in.readBoolean() ? values.read(in) : null;
+                st.last = in.readBoolean() ? events.read(in) : null;
+                countRestored(1, st.acc);
+            } else if (sessions > 1) {
+                SessionList l = new SessionList();
+                long nextCreated = in.readLong();
+                for (int m = 0; m < sessions; m++) {
+                    long start = in.readLong();
+                    long end = in.readLong();
+                    long created = in.readLong();
+                    l.insert(m, start, end);
+                    l.created[m] = created;
+                    l.pending[m] = in.readBoolean();
+                    l.acc[m] = in.readBoolean() ? values.read(in) : null;
+                    l.last[m] = in.readBoolean() ? events.read(in) : null;
+                    countRestored(1, l.acc[m]);
+                }
+                l.nextCreated = nextCreated; // after the inserts, which count creations of their own
+                st.list = l;
+            } else {
+                throw new IOException("key " + key + " has " + sessions + " sessions in a list (a list holds two or"
+                        + " more, a single session is written as 0)");
+            }
+            long next = st.list == null ? single.dueTime(st) : list.dueTime(st.list);
+            due.next(id, next);
+            due.arm(id, next, watermark);
+        }
+    }
+
+    private void countRestored(int sessions, Object acc) {
+        windows += sessions;
+        if (acc != null) {
+            accumulators++;
+        }
+    }
+
+    /** @return how accumulators are written: as elements (reduce), or with the aggregate's accumulator codec */
+    @SuppressWarnings("unchecked")
+    private EventCodec<Object> accumulatorCodec(EventCodec<T> events) {
+        if (reduces) {
+            return (EventCodec<Object>) events;
+        }
+        if (accumulatorCodec == null) {
+            throw new IllegalStateException(WindowSnapshots.NO_ACCUMULATOR_CODEC);
+        }
+        if (retracting) {
+            throw new IllegalStateException(WindowSnapshots.RETRACTED_AGGREGATE);
+        }
+        return accumulatorCodec;
     }
 }

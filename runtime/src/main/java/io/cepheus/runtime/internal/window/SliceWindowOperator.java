@@ -17,6 +17,7 @@ import io.cepheus.runtime.window.TimeWindow;
 import io.cepheus.runtime.window.TumblingEventTimeWindows;
 import java.io.DataInput;
 import java.io.DataOutput;
+import java.io.IOException;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLongArray;
 
@@ -111,6 +112,10 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
      */
     private final WindowEmitter<T, ?, R> emitter;
     private final WindowTime time;
+    /** Writes an aggregate's accumulators for snapshots; null if none was given. */
+    private final EventCodec<Object> accumulatorCodec;
+    /** Whether the function is a reduce (slice values are elements) rather than an aggregate. */
+    private final boolean reduces;
 
     private long watermark = Long.MIN_VALUE;
     private KeySlices[] states = new KeySlices[64];
@@ -157,9 +162,21 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
      * @param output     where results and late elements go
      * @param published  counters for other threads (layout of {@link WindowOperator})
      */
-    @SuppressWarnings({"unchecked", "rawtypes"})
     public SliceWindowOperator(int operatorId, KeyDictionary keys, TimerService timers, Clock clock,
             WindowSpec<T, ?, ?> spec, WindowOutput<T, R> output, AtomicLongArray published) {
+        this(operatorId, keys, timers, clock, spec, output, published, null);
+    }
+
+    /**
+     * As the constructor without a codec, for an operator that takes part in snapshots.
+     *
+     * @param accumulatorCodec writes an aggregate's accumulators for snapshots; null for none (a reduce's values
+     *                         are elements, written with the engine's event codec)
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public SliceWindowOperator(int operatorId, KeyDictionary keys, TimerService timers, Clock clock,
+            WindowSpec<T, ?, ?> spec, WindowOutput<T, R> output, AtomicLongArray published,
+            EventCodec<Object> accumulatorCodec) {
         if (!supports(spec)) {
             throw new IllegalArgumentException("the slice window operator cannot run " + spec);
         }
@@ -192,6 +209,8 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         this.keyRelease = KeyRelease.unlessTimersPending(keys, timers);
         this.time = spec.process() instanceof PassThrough ? null : new WindowTime(clock);
         this.emitter = time == null ? null : new WindowEmitter<>((WindowSpec) spec, keys, output, time, null);
+        this.accumulatorCodec = accumulatorCodec;
+        this.reduces = spec.reduce() != null;
     }
 
     /**
@@ -826,14 +845,81 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         return deadLetters;
     }
 
+    /**
+     * Writes the watermark, counters and every key's slices ({@link KeySlices#writeTo}); the calendar is not
+     * written, as each key's entries follow from its pending firing and cleanup times. Elements waiting to be
+     * added are added first, as they would be before anything reads the slices.
+     */
     @Override
-    public void writeState(DataOutput out, EventCodec<T> events, EventCodec<Object> keyCodec) {
-        throw new IllegalStateException(WindowSnapshots.REASON);
+    public void writeState(DataOutput out, EventCodec<T> events, EventCodec<Object> keyCodec) throws IOException {
+        EventCodec<Object> values = valueCodec(events);
+        addPending();
+        out.writeLong(watermark);
+        out.writeLong(firings);
+        out.writeLong(lateElements);
+        out.writeLong(deadLetters);
+        int live = 0;
+        for (KeySlices st : states) {
+            live += st == null ? 0 : 1;
+        }
+        out.writeInt(live);
+        for (int id = 0; id < states.length; id++) {
+            if (states[id] != null) {
+                keyCodec.write(keys.keyOf(id), out);
+                states[id].writeTo(out, values);
+            }
+        }
     }
 
+    /** Restores what {@link #writeState} wrote into this fresh operator, and the keys' entries in the calendar. */
     @Override
-    public void readState(DataInput in, EventCodec<T> events, EventCodec<Object> keyCodec) {
-        throw new IllegalStateException(WindowSnapshots.REASON);
+    public void readState(DataInput in, EventCodec<T> events, EventCodec<Object> keyCodec) throws IOException {
+        EventCodec<Object> values = valueCodec(events);
+        watermark = in.readLong();
+        if (time != null) {
+            time.advance(watermark);
+        }
+        firings = in.readLong();
+        lateElements = in.readLong();
+        deadLetters = in.readLong();
+        int live = in.readInt();
+        if (live < 0) {
+            throw new IOException("a slice window operator with " + live + " keys");
+        }
+        for (int i = 0; i < live; i++) {
+            Object key = keyCodec.read(in);
+            int id = keys.idOf(key);
+            if (id < states.length && states[id] != null) {
+                throw new IOException("key " + key + " appears twice in the slice window operator's state");
+            }
+            KeySlices st = stateOf(id);
+            accumulators += st.readFrom(in, values);
+            if (st.timerAt != Long.MAX_VALUE) {
+                calendar.schedule(id, st.timerAt);
+                timersPending++;
+            }
+            if (st.cleanupAt != Long.MAX_VALUE) {
+                if (st.cleanupAt != st.timerAt) {
+                    calendar.schedule(id, st.cleanupAt);
+                }
+                timersPending++;
+            }
+        }
+    }
+
+    /** @return how slice values are written: as elements (reduce), or with the aggregate's accumulator codec */
+    @SuppressWarnings("unchecked")
+    private EventCodec<Object> valueCodec(EventCodec<T> events) {
+        if (emitter != null) {
+            throw new IllegalStateException(WindowSnapshots.PROCESS_FUNCTION);
+        }
+        if (reduces) {
+            return (EventCodec<Object>) events;
+        }
+        if (accumulatorCodec == null) {
+            throw new IllegalStateException(WindowSnapshots.NO_ACCUMULATOR_CODEC);
+        }
+        return accumulatorCodec;
     }
 
     @Override
