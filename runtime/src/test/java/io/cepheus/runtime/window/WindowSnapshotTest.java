@@ -343,6 +343,71 @@ class WindowSnapshotTest {
         h.close();
     }
 
+    /**
+     * A live snapshot (a producer's barrier, on threads the harness drives) in the middle of a batch, with enough
+     * keys that sliding windows batch their elements before adding them (the slices no longer fit the cache): the
+     * elements before the barrier are in the snapshot, those after it in the restored engine, none twice.
+     */
+    @Test
+    void aLiveSnapshotInTheMiddleOfABatchHoldsTheElementsBeforeTheBarrier() {
+        Shape shape = new Shape(200, 10, 0, 0, true, 1);
+        List<Ev> stream = new ArrayList<>();
+        java.util.SplittableRandom random = new java.util.SplittableRandom(SEED);
+        for (int i = 0; i < 60_000; i++) {
+            stream.add(new Ev(random.nextInt(3_000), 1 + random.nextInt(50), i / 100));
+        }
+        int cut = 41_337; // not at a watermark: the barrier lands among a batch's elements
+        List<String> expected = new ArrayList<>();
+        runLive(shape, stream, -1, expected, null);
+        byte[][] snapshot = new byte[1][];
+        List<String> before = new ArrayList<>();
+        runLive(shape, stream, cut, before, bytes -> snapshot[0] = bytes);
+        assertTrue(snapshot[0] != null, "the snapshot was taken");
+
+        assertEquals(expected.subList(0, before.size()), before, "the run up to the barrier");
+        List<String> actual = new ArrayList<>(before);
+        CepEngine<Ev> restored = engine(shape, actual);
+        Producer<Ev> in = restored.newProducer();
+        CepTestHarness<Ev> h = CepTestHarness.restore(restored, snapshot[0]);
+        feedLive(in, h, stream, cut, stream.size());
+        in.watermark(Long.MAX_VALUE);
+        h.runUntilIdle();
+        h.close();
+        assertEquals(expected, actual);
+    }
+
+    private static void runLive(Shape shape, List<Ev> stream, int cut, List<String> out,
+            java.util.function.Consumer<byte[]> snapshots) {
+        CepEngine<Ev> engine = engine(shape, out);
+        if (snapshots != null) {
+            engine.onSnapshot(snapshots);
+        }
+        Producer<Ev> in = engine.newProducer();
+        CepTestHarness<Ev> h = CepTestHarness.start(engine);
+        if (cut < 0) {
+            feedLive(in, h, stream, 0, stream.size());
+            in.watermark(Long.MAX_VALUE);
+        } else {
+            feedLive(in, h, stream, 0, cut);
+            in.checkpoint(1); // the shard runs the elements before it, then writes its state: nothing follows
+        }
+        h.runUntilIdle();
+        h.close();
+    }
+
+    /** Sends a watermark every 1,000 elements, and runs the shards every 3,000 (several batches at a time). */
+    private static void feedLive(Producer<Ev> in, CepTestHarness<Ev> h, List<Ev> stream, int from, int to) {
+        for (int i = from; i < to; i++) {
+            in.send(stream.get(i));
+            if (i % 1000 == 999) {
+                in.watermark(stream.get(i).ts() - 1);
+            }
+            if (i % 3000 == 2999) {
+                h.runUntilIdle();
+            }
+        }
+    }
+
     /** An aggregate without an accumulator codec has nothing to write its slices with: the snapshot says so. */
     @Test
     void anAggregateWithoutACodecCannotBeSnapshotted() {
