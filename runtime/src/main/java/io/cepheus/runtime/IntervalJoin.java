@@ -1,5 +1,6 @@
 package io.cepheus.runtime;
 
+import io.cepheus.runtime.internal.join.IntervalJoinOperator;
 import io.cepheus.runtime.join.ProcessJoinFunction;
 import java.time.Duration;
 import java.util.Objects;
@@ -36,12 +37,33 @@ public final class IntervalJoin<T, L, R> {
     private boolean upperExclusive;
     private boolean leftOuter;
     private boolean rightOuter;
+    /** Whether each side's elements are the events themselves (sides chosen by class), so the event codec fits. */
+    private final boolean sidesAreEvents;
+    private io.cepheus.nfa.EventCodec<L> leftCodec;
+    private io.cepheus.nfa.EventCodec<R> rightCodec;
 
     IntervalJoin(CepEngine<T> engine, Function<? super T, ? extends L> leftSide,
-            Function<? super T, ? extends R> rightSide) {
+            Function<? super T, ? extends R> rightSide, boolean sidesAreEvents) {
         this.engine = engine;
         this.leftSide = Objects.requireNonNull(leftSide, "leftSide");
         this.rightSide = Objects.requireNonNull(rightSide, "rightSide");
+        this.sidesAreEvents = sidesAreEvents;
+    }
+
+    /**
+     * Gives codecs for the elements the join buffers, so that it takes part in snapshots
+     * ({@link CepEngine.Builder#snapshots}). Needed only when the sides are selected by functions: with sides
+     * selected by class the elements are events, written with the engine's event codec.
+     *
+     * @param left  writes and reads left elements
+     * @param right writes and reads right elements
+     * @return this join
+     */
+    public IntervalJoin<T, L, R> snapshotCodecs(io.cepheus.nfa.EventCodec<L> left, io.cepheus.nfa.EventCodec<R> right) {
+        engine.checkNotStarted("snapshotCodecs()");
+        this.leftCodec = Objects.requireNonNull(left, "left");
+        this.rightCodec = Objects.requireNonNull(right, "right");
+        return this;
     }
 
     /**
@@ -117,22 +139,24 @@ public final class IntervalJoin<T, L, R> {
      * @param function called for every pair (and unmatched element of an outer side)
      * @param <OUT>    its results' type
      * @return the registered join, to say where results, late and unmatched elements go
-     * @throws IllegalStateException if {@link #between} was not called, or the engine takes snapshots (the
-     *                               join's buffers hold elements of both sides, which snapshots do not cover yet)
+     * @throws IllegalStateException if {@link #between} was not called, or the engine takes snapshots and the
+     *                               sides, selected by functions, have no {@link #snapshotCodecs}
      */
     public <OUT> IntervalJoinStream<T, L, R, OUT> process(ProcessJoinFunction<L, R, OUT> function) {
         Objects.requireNonNull(function, "function");
         if (lower == null) {
             throw new IllegalStateException("call between(lower, upper) before process()");
         }
-        if (engine.snapshotsConfigured()) {
+        if (engine.snapshotsConfigured() && !sidesAreEvents && leftCodec == null) {
             throw new IllegalStateException("interval join [" + lower + ", " + upper + "]: this engine takes"
-                    + " snapshots (Builder.snapshots), but interval joins cannot be snapshotted yet; build the"
-                    + " engine without snapshots");
+                    + " snapshots (Builder.snapshots), and this join's sides are selected by functions, so its"
+                    + " elements need codecs of their own: call snapshotCodecs(left, right) (sides selected by class"
+                    + " are events, written with the engine's event codec)");
         }
         long lo = lowerExclusive ? lower + 1 : lower;
         long hi = upperExclusive ? upper - 1 : upper;
-        return new IntervalJoinStream<>(engine, leftSide, rightSide, lo, hi, leftOuter, rightOuter, function);
+        return new IntervalJoinStream<>(engine, leftSide, rightSide, lo, hi, leftOuter, rightOuter, function,
+                new IntervalJoinOperator.SideCodecs(sidesAreEvents, cast(leftCodec), cast(rightCodec)));
     }
 
     private static long millis(Duration d, String name) {
@@ -142,6 +166,11 @@ public final class IntervalJoin<T, L, R> {
         } catch (ArithmeticException e) {
             throw new IllegalArgumentException(name + " bound " + d + " does not fit in a long of milliseconds", e);
         }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static io.cepheus.nfa.EventCodec<Object> cast(io.cepheus.nfa.EventCodec<?> codec) {
+        return (io.cepheus.nfa.EventCodec<Object>) codec;
     }
 
     static <T, X> Function<? super T, ? extends X> selectClass(Class<X> type) {

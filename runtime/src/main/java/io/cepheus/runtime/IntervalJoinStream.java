@@ -59,7 +59,7 @@ public final class IntervalJoinStream<T, L, R, OUT> {
 
     IntervalJoinStream(CepEngine<T> engine, Function<? super T, ? extends L> leftSide,
             Function<? super T, ? extends R> rightSide, long lower, long upper, boolean leftOuter,
-            boolean rightOuter, ProcessJoinFunction<L, R, OUT> function) {
+            boolean rightOuter, ProcessJoinFunction<L, R, OUT> function, IntervalJoinOperator.SideCodecs codecs) {
         this.engine = engine;
         this.function = function;
         this.leftOuter = leftOuter;
@@ -71,8 +71,11 @@ public final class IntervalJoinStream<T, L, R, OUT> {
         engine.register(description, (id, shard) -> {
             AtomicLongArray published = new AtomicLongArray(IntervalJoinOperator.COUNTERS);
             counters.add(published);
-            return new IntervalJoinOperator<>(id, leftSide, rightSide, lower, upper, shard.keys(), shard.timers(),
+            IntervalJoinOperator<T, L, R> operator = new IntervalJoinOperator<>(id, leftSide, rightSide, lower, upper,
+                    shard.keys(), shard.timers(),
                     output(shard::watermark, engine.engineClock(), shard.failures(), "interval join " + id), published);
+            operator.snapshotCodecs(codecs);
+            return operator;
         });
     }
 

@@ -123,7 +123,8 @@ public final class KeyedStream<T> {
      * @return the join to configure
      */
     public <L, R> IntervalJoin<T, L, R> intervalJoin(Class<L> left, Class<R> right) {
-        return intervalJoin(IntervalJoin.selectClass(left), IntervalJoin.selectClass(right));
+        engine.checkNotStarted("intervalJoin()");
+        return new IntervalJoin<>(engine, IntervalJoin.selectClass(left), IntervalJoin.selectClass(right), true);
     }
 
     /**
@@ -139,7 +140,7 @@ public final class KeyedStream<T> {
     public <L, R> IntervalJoin<T, L, R> intervalJoin(java.util.function.Function<? super T, ? extends L> left,
             java.util.function.Function<? super T, ? extends R> right) {
         engine.checkNotStarted("intervalJoin()");
-        return new IntervalJoin<>(engine, left, right);
+        return new IntervalJoin<>(engine, left, right, false);
     }
 
     /**

@@ -62,10 +62,14 @@ class IntervalJoinApiTest {
 
         CepEngine<Ev> snapshotting = CepEngine.<Ev>builder().shards(1)
                 .snapshots(new Unused<>(), new Unused<>()).build();
-        IllegalStateException e = assertThrows(IllegalStateException.class, () -> snapshotting.keyBy(Ev::id)
-                .intervalJoin(Order.class, Payment.class).between(Duration.ZERO, Duration.ofMinutes(5))
-                .process((o, p, ctx, out) -> { }));
-        assertTrue(e.getMessage().contains("snapshot"), e.getMessage());
+        var keyed = snapshotting.keyBy(Ev::id);
+        // sides by class are events, written with the engine's event codec; sides by function need codecs
+        keyed.intervalJoin(Order.class, Payment.class).between(Duration.ZERO, Duration.ofMinutes(5))
+                .process((o, p, ctx, out) -> { });
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> keyed
+                .intervalJoin(ev -> ev instanceof Order o ? o : null, ev -> ev instanceof Payment p ? p : null)
+                .between(Duration.ZERO, Duration.ofMinutes(5)).process((o, p, ctx, out) -> { }));
+        assertTrue(e.getMessage().contains("snapshotCodecs"), e.getMessage());
     }
 
     /** "Orders with no payment within 5 minutes": the alert comes from the watermark, not from a later event. */

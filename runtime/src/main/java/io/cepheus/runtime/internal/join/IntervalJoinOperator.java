@@ -8,6 +8,7 @@ import io.cepheus.runtime.internal.timer.FiringCalendar;
 import io.cepheus.runtime.internal.timer.TimerService;
 import java.io.DataInput;
 import java.io.DataOutput;
+import java.io.IOException;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -43,6 +44,9 @@ import java.util.function.Function;
  * not observable: each key's output keeps its own order), each once; within a key the order is that of its
  * buffers. No shard timer is registered, so the shard keeps a key while {@link #holds} says so.
  *
+ * <p>Snapshots write each key's buffers, with the engine's event codec when the sides are selected by class (the
+ * elements are events) or with codecs given for the sides ({@link SideCodecs}).
+ *
  * <p>Owned by the shard's worker thread, like the dictionary and timer service it uses. Counters are published
  * for other threads in {@link #endOfBatch()}.
  *
@@ -73,6 +77,17 @@ public final class IntervalJoinOperator<T, L, R> implements ShardOperator<T> {
         default void deadLetter(Object key, Object element, long timestamp, RuntimeException error) {
             throw error;
         }
+    }
+
+    /**
+     * How a snapshot writes the elements the join buffers.
+     *
+     * @param sidesAreEvents whether the elements are the events themselves (sides selected by class): then the
+     *                       engine's event codec writes them
+     * @param left           writes left elements, or null
+     * @param right          writes right elements, or null
+     */
+    public record SideCodecs(boolean sidesAreEvents, EventCodec<Object> left, EventCodec<Object> right) {
     }
 
     /** Slots of the published counters. */
@@ -116,6 +131,7 @@ public final class IntervalJoinOperator<T, L, R> implements ShardOperator<T> {
     private final Output<L, R> output;
     private final AtomicLongArray published;
     private KeyRelease keyRelease;
+    private SideCodecs codecs = new SideCodecs(false, null, null);
 
     private TimeOrderedBuffer[] lefts = new TimeOrderedBuffer[64];
     private TimeOrderedBuffer[] rights = new TimeOrderedBuffer[64];
@@ -548,14 +564,128 @@ public final class IntervalJoinOperator<T, L, R> implements ShardOperator<T> {
         return bufferedRight;
     }
 
-    /** Interval joins hold user types of each side; the engine refuses snapshots for them before this runs. */
-    @Override
-    public void writeState(DataOutput out, EventCodec<T> events, EventCodec<Object> keyCodec) {
-        throw new IllegalStateException("interval join operator " + operatorId + " does not support snapshots");
+    /** Sets how snapshots write the buffered elements (setup, before the shard runs). */
+    public void snapshotCodecs(SideCodecs sideCodecs) {
+        this.codecs = Objects.requireNonNull(sideCodecs, "sideCodecs");
     }
 
+    /**
+     * Writes the watermark, counters and every key's buffers (timestamp, whether the element found a partner, the
+     * element). Keys are written in the order their calendar entries would come out, which is the order they are
+     * pruned in at a watermark: a restored join reports the unmatched elements of different keys in that order.
+     */
     @Override
-    public void readState(DataInput in, EventCodec<T> events, EventCodec<Object> keyCodec) {
-        throw new IllegalStateException("interval join operator " + operatorId + " does not support snapshots");
+    public void writeState(DataOutput out, EventCodec<T> events, EventCodec<Object> keyCodec) throws IOException {
+        EventCodec<Object> leftCodec = codec(codecs.left(), events);
+        EventCodec<Object> rightCodec = codec(codecs.right(), events);
+        out.writeLong(watermark);
+        out.writeLong(pairs);
+        out.writeLong(unmatchedLeft);
+        out.writeLong(unmatchedRight);
+        out.writeLong(lateLeft);
+        out.writeLong(lateRight);
+        out.writeLong(deadLetters);
+        out.writeLong(peakLeft);
+        out.writeLong(peakRight);
+        IntArrayList order = new IntArrayList();
+        boolean[] listed = new boolean[lefts.length];
+        calendar.forEachInDrainOrder((time, id) -> {
+            if (cellOf[id] == time && !listed[id]) { // the first live entry: where the key is pruned
+                listed[id] = true;
+                order.add(id);
+            }
+        });
+        for (int id = 0; id < lefts.length; id++) {
+            if (!listed[id] && holds(id)) {
+                throw new IllegalStateException("interval join operator " + operatorId + ": key id " + id
+                        + " holds elements but waits for no due time");
+            }
+        }
+        out.writeInt(order.size());
+        for (int i = 0; i < order.size(); i++) {
+            int id = order.get(i);
+            keyCodec.write(keys.keyOf(id), out);
+            writeBuffer(out, lefts[id], leftCodec);
+            writeBuffer(out, rights[id], rightCodec);
+        }
+    }
+
+    private static void writeBuffer(DataOutput out, TimeOrderedBuffer buffer, EventCodec<Object> codec)
+            throws IOException {
+        if (buffer == null) {
+            out.writeInt(0);
+            return;
+        }
+        out.writeInt(buffer.size());
+        for (int at = buffer.start(); at < buffer.end(); at++) {
+            out.writeLong(buffer.timestampAt(at));
+            out.writeBoolean(buffer.isMatched(at));
+            codec.write(buffer.valueAt(at), out);
+        }
+    }
+
+    /** Restores what {@link #writeState} wrote into this fresh operator, and the keys' due times in their order. */
+    @Override
+    public void readState(DataInput in, EventCodec<T> events, EventCodec<Object> keyCodec) throws IOException {
+        EventCodec<Object> leftCodec = codec(codecs.left(), events);
+        EventCodec<Object> rightCodec = codec(codecs.right(), events);
+        watermark = in.readLong();
+        pairs = in.readLong();
+        unmatchedLeft = in.readLong();
+        unmatchedRight = in.readLong();
+        lateLeft = in.readLong();
+        lateRight = in.readLong();
+        deadLetters = in.readLong();
+        peakLeft = in.readLong();
+        peakRight = in.readLong();
+        int live = in.readInt();
+        if (live < 0) {
+            throw new IOException("an interval join with " + live + " keys");
+        }
+        for (int i = 0; i < live; i++) {
+            Object key = keyCodec.read(in);
+            int id = keys.idOf(key);
+            ensureCapacity(id);
+            if (holds(id)) {
+                throw new IOException("key " + key + " appears twice in the interval join's state");
+            }
+            lefts[id] = readBuffer(in, leftCodec, key);
+            rights[id] = readBuffer(in, rightCodec, key);
+            bufferedLeft += lefts[id] == null ? 0 : lefts[id].size();
+            bufferedRight += rights[id] == null ? 0 : rights[id].size();
+            if (!holds(id)) {
+                throw new IOException("key " + key + " has no element in the interval join's state");
+            }
+            settle(id); // scheduled in the written order: the order the keys were pruned in
+        }
+    }
+
+    private TimeOrderedBuffer readBuffer(DataInput in, EventCodec<Object> codec, Object key) throws IOException {
+        int n = in.readInt();
+        if (n < 0) {
+            throw new IOException("key " + key + " has " + n + " elements on one side of the interval join");
+        }
+        if (n == 0) {
+            return null;
+        }
+        TimeOrderedBuffer buffer = borrow();
+        for (int i = 0; i < n; i++) {
+            long ts = in.readLong();
+            boolean matched = in.readBoolean();
+            buffer.add(ts, codec.read(in), matched);
+        }
+        return buffer;
+    }
+
+    @SuppressWarnings("unchecked")
+    private EventCodec<Object> codec(EventCodec<Object> given, EventCodec<T> events) {
+        if (given != null) {
+            return given;
+        }
+        if (codecs.sidesAreEvents()) {
+            return (EventCodec<Object>) events;
+        }
+        throw new IllegalStateException("interval join operator " + operatorId + " cannot be snapshotted: its sides"
+                + " are selected by functions and have no codecs (IntervalJoin.snapshotCodecs)");
     }
 }

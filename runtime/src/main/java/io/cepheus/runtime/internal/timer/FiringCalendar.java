@@ -93,6 +93,32 @@ public final class FiringCalendar {
         return due;
     }
 
+    /** Receives the entries of {@link #forEachInDrainOrder}. */
+    @FunctionalInterface
+    public interface EntryVisitor {
+        /** One entry: a key scheduled at a time (stale entries included: the owner tells them apart). */
+        void entry(long time, int keyId);
+    }
+
+    /**
+     * Visits every entry in the order {@link #pollEarliest} would hand them out (times ascending, each bucket in
+     * its order), changing nothing: for a snapshot, which must restore the keys in the order they would fire.
+     */
+    public void forEachInDrainOrder(EntryVisitor visitor) {
+        long[] times = Arrays.copyOf(heap, heapSize);
+        Arrays.sort(times);
+        for (long time : times) {
+            IntArrayList bucket = buckets.get(time);
+            int[] ids = Arrays.copyOf(bucket.buffer, bucket.elementsCount);
+            if (sortBuckets) {
+                Arrays.sort(ids);
+            }
+            for (int id : ids) {
+                visitor.entry(time, id);
+            }
+        }
+    }
+
     /** Takes back a list {@link #pollEarliest} returned, for reuse. */
     public void recycle(IntArrayList bucket) {
         bucket.clear();

@@ -1,0 +1,248 @@
+package io.cepheus.runtime.join;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.lists;
+
+import io.cepheus.nfa.EventCodec;
+import io.cepheus.nfa.testing.PropertySeeds;
+import io.cepheus.runtime.CepEngine;
+import io.cepheus.runtime.CepTestHarness;
+import io.cepheus.runtime.IntervalJoin;
+import io.cepheus.runtime.Producer;
+import io.cepheus.runtime.ShardMetrics;
+import io.cepheus.runtime.time.ManualClock;
+import io.cepheus.runtime.time.WatermarkStrategy;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInput;
+import java.io.DataInputStream;
+import java.io.DataOutput;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Snapshots of interval joins: run a random input, snapshot at a random cut, restore into a fresh engine, continue:
+ * pairs, unmatched elements of outer joins and late elements must be exactly those of an uninterrupted run, in the
+ * same order (the keys pruned at one watermark report their unmatched elements in the order they would have).
+ */
+class IntervalJoinSnapshotTest {
+
+    private static final long SEED = PropertySeeds.seed(0x1A7E5L);
+
+    /** The engine's events: orders (left) and payments (right). */
+    sealed interface Ev permits Order, Payment {
+        int key();
+
+        long ts();
+    }
+
+    record Order(int key, int n, long ts) implements Ev {
+    }
+
+    record Payment(int key, int n, long ts) implements Ev {
+    }
+
+    static final EventCodec<Ev> EVENTS = new EventCodec<>() {
+        @Override
+        public void write(Ev e, DataOutput out) throws IOException {
+            out.writeBoolean(e instanceof Order);
+            out.writeInt(e.key());
+            out.writeInt(e instanceof Order o ? o.n() : ((Payment) e).n());
+            out.writeLong(e.ts());
+        }
+
+        @Override
+        public Ev read(DataInput in) throws IOException {
+            boolean order = in.readBoolean();
+            int key = in.readInt();
+            int n = in.readInt();
+            long ts = in.readLong();
+            return order ? new Order(key, n, ts) : new Payment(key, n, ts);
+        }
+    };
+
+    static final EventCodec<Object> KEYS = new EventCodec<>() {
+        @Override
+        public void write(Object key, DataOutput out) throws IOException {
+            out.writeInt((Integer) key);
+        }
+
+        @Override
+        public Object read(DataInput in) throws IOException {
+            return in.readInt();
+        }
+    };
+
+    /** The join a number picks: bounds (some negative), exclusiveness, outer sides, one or two shards. */
+    record Shape(long lower, long upper, boolean lowerExclusive, boolean leftOuter, boolean rightOuter, int shards,
+            boolean byFunction) {
+        static Shape of(int n) {
+            long[][] bounds = {{0, 5}, {-3, 4}, {-6, -1}, {2, 9}, {0, 0}};
+            long[] b = bounds[n % bounds.length];
+            n /= bounds.length;
+            boolean exclusive = n % 2 == 1;
+            n /= 2;
+            boolean leftOuter = n % 2 == 1;
+            n /= 2;
+            boolean rightOuter = n % 2 == 1;
+            n /= 2;
+            int shards = 1 + n % 2;
+            n /= 2;
+            return new Shape(b[0], b[1], exclusive && b[0] < b[1], leftOuter, rightOuter, shards, n % 2 == 1);
+        }
+
+        static final int SHAPES = 5 * 2 * 2 * 2 * 2 * 2;
+    }
+
+    private static CepEngine<Ev> engine(Shape shape, List<String> out) {
+        CepEngine<Ev> engine = CepEngine.<Ev>builder().shards(shape.shards()).clock(new ManualClock(0))
+                .snapshots(EVENTS, KEYS).flushOnClose(false)
+                .watermarks(WatermarkStrategy.<Ev>noWatermarks().withTimestampAssigner((e, ts) -> e.ts())).build();
+        IntervalJoin<Ev, Order, Payment> join;
+        if (shape.byFunction()) {
+            // sides selected by functions: the elements need codecs of their own
+            join = engine.keyBy(Ev::key).intervalJoin(e -> e instanceof Order o ? o : null,
+                    e -> e instanceof Payment p ? p : null);
+            join.snapshotCodecs(cast(EVENTS), cast(EVENTS));
+        } else {
+            join = engine.keyBy(Ev::key).intervalJoin(Order.class, Payment.class);
+        }
+        join.between(Duration.ofMillis(shape.lower()), Duration.ofMillis(shape.upper()));
+        if (shape.lowerExclusive()) {
+            join.lowerBoundExclusive();
+        }
+        if (shape.leftOuter()) {
+            join.leftOuter();
+        }
+        if (shape.rightOuter()) {
+            join.rightOuter();
+        }
+        join.<String>process((o, p, ctx, c) -> c.collect((o == null ? "-" : "o" + o.n()) + " "
+                        + (p == null ? "-" : "p" + p.n()) + " @" + ctx.timestamp()))
+                .results((key, line, ts) -> out.add(key + " " + line))
+                .lateLeft((key, o, ts) -> out.add("late " + o))
+                .lateRight((key, p, ts) -> out.add("late " + p));
+        return engine;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <X> EventCodec<X> cast(EventCodec<Ev> codec) {
+        return (EventCodec<X>) (EventCodec<?>) codec;
+    }
+
+    /** script: values 0..59 are events (order if even, key = v % 3, time rising, every 7th behind); 60+ watermarks */
+    private static void feed(Producer<Ev> in, CepTestHarness<Ev> h, List<Integer> script, int from, int to,
+            long[] clock) {
+        for (int i = from; i < to; i++) {
+            int v = script.get(i);
+            if (v >= 60) {
+                in.watermark(clock[0] - (v - 60));
+            } else {
+                clock[0] += v % 4;
+                long ts = clock[0] - (v % 7 == 0 ? 6 : 0);
+                in.send(v % 2 == 0 ? new Order(v % 3, i, ts) : new Payment(v % 3, i, ts));
+            }
+            h.runUntilIdle();
+        }
+    }
+
+    @Test
+    void restoringAtAnyCutGivesTheUninterruptedJoin() {
+        PropertySeeds.reportingSeed(SEED, "runtime", "IntervalJoinSnapshotTest", () -> {
+            qt().withFixedSeed(SEED).withExamples(500)
+                    .forAll(lists().of(integers().between(0, 69)).ofSizeBetween(0, 70), integers().between(0, 70),
+                            integers().between(0, Shape.SHAPES - 1))
+                    .checkAssert((script, rawCut, shape) -> check(script, Math.min(rawCut, script.size()),
+                            Shape.of(shape)));
+        });
+    }
+
+    /**
+     * Many keys whose unmatched orders close at the same watermarks, cut while they wait: after the restore they
+     * must be reported in the order the uninterrupted join reports them, not in key order.
+     */
+    @Test
+    void restoredKeysReportTheirUnmatchedElementsInTheirOrder() {
+        List<Integer> script = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            script.add((i * 29) % 60);
+            if (i % 9 == 8) {
+                script.add(60 + i % 5);
+            }
+        }
+        for (int cut : new int[] {17, 120, 199, 301}) {
+            check(script, cut, new Shape(0, 5, false, true, true, 1, false));
+            check(script, cut, new Shape(-3, 4, false, true, false, 2, true));
+        }
+    }
+
+    private static void check(List<Integer> script, int cut, Shape shape) {
+        List<String> expected = new ArrayList<>();
+        CepEngine<Ev> whole = engine(shape, expected);
+        Producer<Ev> in = whole.newProducer();
+        CepTestHarness<Ev> h = CepTestHarness.start(whole);
+        feed(in, h, script, 0, script.size(), new long[] {0});
+        in.watermark(Long.MAX_VALUE);
+        h.runUntilIdle();
+        h.close();
+
+        List<String> actual = new ArrayList<>();
+        CepEngine<Ev> first = engine(shape, actual);
+        Producer<Ev> in1 = first.newProducer();
+        CepTestHarness<Ev> h1 = CepTestHarness.start(first);
+        long[] clock = {0};
+        feed(in1, h1, script, 0, cut, clock);
+        byte[] bytes = snapshot(h1);
+
+        CepEngine<Ev> second = engine(shape, actual);
+        Producer<Ev> in2 = second.newProducer();
+        CepTestHarness<Ev> h2 = restore(second, bytes);
+        feed(in2, h2, script, cut, script.size(), clock);
+        in2.watermark(Long.MAX_VALUE);
+        h2.runUntilIdle();
+        h2.close();
+        assertEquals(expected, actual, shape + ": script " + script + " cut at " + cut);
+        assertEquals(whole.metrics().total(ShardMetrics::lateEvents), second.metrics().total(ShardMetrics::lateEvents),
+                "counters carry over");
+        assertEquals(0, second.metrics().total(ShardMetrics::keys), "every key released at the end");
+    }
+
+    /** Sides selected by functions have no codec by default: an engine with snapshots says what to give. */
+    @Test
+    void sidesSelectedByFunctionsNeedCodecs() {
+        CepEngine<Ev> engine = CepEngine.<Ev>builder().shards(1).snapshots(EVENTS, KEYS).build();
+        IntervalJoin<Ev, Order, Payment> join = engine.keyBy(Ev::key).intervalJoin(
+                e -> e instanceof Order o ? o : null, e -> e instanceof Payment p ? p : null)
+                .between(Duration.ZERO, Duration.ofMillis(5));
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> join.<String>process((o, p, ctx, c) -> { }));
+        assertTrue(e.getMessage().contains("snapshotCodecs(left, right)"), e.getMessage());
+    }
+
+    private static byte[] snapshot(CepTestHarness<Ev> h) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            h.snapshot(out, EVENTS, KEYS);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    private static CepTestHarness<Ev> restore(CepEngine<Ev> engine, byte[] bytes) {
+        try {
+            return CepTestHarness.restore(engine, new DataInputStream(new ByteArrayInputStream(bytes)), EVENTS, KEYS);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
