@@ -1,6 +1,6 @@
 package io.cepheus.runtime;
 
-import io.cepheus.runtime.internal.join.IntervalJoinOperator;
+import io.cepheus.runtime.internal.join.SideCodecs;
 import io.cepheus.runtime.join.ProcessJoinFunction;
 import java.time.Duration;
 import java.util.Objects;
@@ -156,7 +156,7 @@ public final class IntervalJoin<T, L, R> {
         long lo = lowerExclusive ? lower + 1 : lower;
         long hi = upperExclusive ? upper - 1 : upper;
         return new IntervalJoinStream<>(engine, leftSide, rightSide, lo, hi, leftOuter, rightOuter, function,
-                new IntervalJoinOperator.SideCodecs(sidesAreEvents, cast(leftCodec), cast(rightCodec)));
+                SideCodecs.of(sidesAreEvents, leftCodec, rightCodec));
     }
 
     private static long millis(Duration d, String name) {
@@ -166,11 +166,6 @@ public final class IntervalJoin<T, L, R> {
         } catch (ArithmeticException e) {
             throw new IllegalArgumentException(name + " bound " + d + " does not fit in a long of milliseconds", e);
         }
-    }
-
-    @SuppressWarnings("unchecked")
-    private static io.cepheus.nfa.EventCodec<Object> cast(io.cepheus.nfa.EventCodec<?> codec) {
-        return (io.cepheus.nfa.EventCodec<Object>) codec;
     }
 
     static <T, X> Function<? super T, ? extends X> selectClass(Class<X> type) {

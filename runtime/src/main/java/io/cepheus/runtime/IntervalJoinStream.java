@@ -2,6 +2,7 @@ package io.cepheus.runtime;
 
 import io.cepheus.runtime.internal.shard.UserFailures;
 import io.cepheus.runtime.internal.join.IntervalJoinOperator;
+import io.cepheus.runtime.internal.join.SideCodecs;
 import io.cepheus.runtime.join.Collector;
 import io.cepheus.runtime.join.IntervalJoinMetrics;
 import io.cepheus.runtime.join.JoinResultHandler;
@@ -59,7 +60,7 @@ public final class IntervalJoinStream<T, L, R, OUT> {
 
     IntervalJoinStream(CepEngine<T> engine, Function<? super T, ? extends L> leftSide,
             Function<? super T, ? extends R> rightSide, long lower, long upper, boolean leftOuter,
-            boolean rightOuter, ProcessJoinFunction<L, R, OUT> function, IntervalJoinOperator.SideCodecs codecs) {
+            boolean rightOuter, ProcessJoinFunction<L, R, OUT> function, SideCodecs codecs) {
         this.engine = engine;
         this.function = function;
         this.leftOuter = leftOuter;

@@ -155,7 +155,8 @@ public final class KeyedStream<T> {
      * @return the join to configure
      */
     public <S, V> TemporalJoin<T, S, V> temporalJoin(Class<S> stream, Class<V> versions) {
-        return temporalJoin(IntervalJoin.selectClass(stream), IntervalJoin.selectClass(versions));
+        engine.checkNotStarted("temporalJoin()");
+        return new TemporalJoin<>(engine, IntervalJoin.selectClass(stream), IntervalJoin.selectClass(versions), true);
     }
 
     /**
@@ -170,6 +171,6 @@ public final class KeyedStream<T> {
     public <S, V> TemporalJoin<T, S, V> temporalJoin(java.util.function.Function<? super T, ? extends S> stream,
             java.util.function.Function<? super T, ? extends V> versions) {
         engine.checkNotStarted("temporalJoin()");
-        return new TemporalJoin<>(engine, stream, versions);
+        return new TemporalJoin<>(engine, stream, versions, false);
     }
 }

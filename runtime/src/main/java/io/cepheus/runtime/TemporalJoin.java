@@ -31,12 +31,34 @@ public final class TemporalJoin<T, S, V> {
     private final Function<? super T, ? extends S> streamSide;
     private final Function<? super T, ? extends V> versionSide;
     private boolean joinMissingWithNull;
+    /** Whether stream elements and versions are the events themselves (sides chosen by class). */
+    private final boolean sidesAreEvents;
+    private io.cepheus.nfa.EventCodec<S> streamCodec;
+    private io.cepheus.nfa.EventCodec<V> versionCodec;
 
     TemporalJoin(CepEngine<T> engine, Function<? super T, ? extends S> streamSide,
-            Function<? super T, ? extends V> versionSide) {
+            Function<? super T, ? extends V> versionSide, boolean sidesAreEvents) {
         this.engine = engine;
         this.streamSide = Objects.requireNonNull(streamSide, "streamSide");
         this.versionSide = Objects.requireNonNull(versionSide, "versionSide");
+        this.sidesAreEvents = sidesAreEvents;
+    }
+
+    /**
+     * Gives codecs for the stream elements and versions the join holds, so that it takes part in snapshots
+     * ({@link CepEngine.Builder#snapshots}). Needed only when the sides are selected by functions: with sides
+     * selected by class they are events, written with the engine's event codec.
+     *
+     * @param stream   writes and reads stream elements
+     * @param versions writes and reads versions
+     * @return this join
+     */
+    public TemporalJoin<T, S, V> snapshotCodecs(io.cepheus.nfa.EventCodec<S> stream,
+            io.cepheus.nfa.EventCodec<V> versions) {
+        engine.checkNotStarted("snapshotCodecs()");
+        this.streamCodec = Objects.requireNonNull(stream, "stream");
+        this.versionCodec = Objects.requireNonNull(versions, "versions");
+        return this;
     }
 
     /**
@@ -57,14 +79,18 @@ public final class TemporalJoin<T, S, V> {
      * @param function builds the result of an element and its version
      * @param <OUT>    the result type
      * @return the registered join, to say where results, unmatched and late elements go
-     * @throws IllegalStateException if the engine takes snapshots (not supported by joins yet)
+     * @throws IllegalStateException if the engine takes snapshots and the sides, selected by functions, have no
+     *                               {@link #snapshotCodecs}
      */
     public <OUT> TemporalJoinStream<T, S, V, OUT> apply(TemporalJoinFunction<S, V, OUT> function) {
         Objects.requireNonNull(function, "function");
-        if (engine.snapshotsConfigured()) {
-            throw new IllegalStateException("temporal join: this engine takes snapshots (Builder.snapshots), but"
-                    + " temporal joins cannot be snapshotted yet; build the engine without snapshots");
+        if (engine.snapshotsConfigured() && !sidesAreEvents && streamCodec == null) {
+            throw new IllegalStateException("temporal join: this engine takes snapshots (Builder.snapshots), and this"
+                    + " join's sides are selected by functions, so its elements need codecs of their own: call"
+                    + " snapshotCodecs(stream, versions) (sides selected by class are events, written with the"
+                    + " engine's event codec)");
         }
-        return new TemporalJoinStream<>(engine, streamSide, versionSide, joinMissingWithNull, function);
+        return new TemporalJoinStream<>(engine, streamSide, versionSide, joinMissingWithNull, function,
+                io.cepheus.runtime.internal.join.SideCodecs.of(sidesAreEvents, streamCodec, versionCodec));
     }
 }

@@ -40,14 +40,17 @@ public final class TemporalJoinStream<T, S, V, OUT> {
 
     TemporalJoinStream(CepEngine<T> engine, Function<? super T, ? extends S> streamSide,
             Function<? super T, ? extends V> versionSide, boolean joinMissingWithNull,
-            TemporalJoinFunction<S, V, OUT> function) {
+            TemporalJoinFunction<S, V, OUT> function, io.cepheus.runtime.internal.join.SideCodecs codecs) {
         this.engine = engine;
         this.function = function;
         engine.register("temporalJoin" + (joinMissingWithNull ? " missingAsNull" : ""), (id, shard) -> {
             AtomicLongArray published = new AtomicLongArray(TemporalJoinOperator.COUNTERS);
             counters.add(published);
-            return new TemporalJoinOperator<>(id, streamSide, versionSide, joinMissingWithNull, shard.keys(),
-                    shard.timers(), output(shard.failures(), "temporal join " + id), published);
+            TemporalJoinOperator<T, S, V> operator = new TemporalJoinOperator<>(id, streamSide, versionSide,
+                    joinMissingWithNull, shard.keys(), shard.timers(), output(shard.failures(), "temporal join " + id),
+                    published);
+            operator.snapshotCodecs(codecs);
+            return operator;
         });
     }
 

@@ -12,12 +12,8 @@ import io.cepheus.pattern.AfterMatchSkipStrategy;
 import io.cepheus.pattern.Pattern;
 import io.cepheus.runtime.time.ManualClock;
 import io.cepheus.runtime.time.WatermarkStrategy;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInput;
-import java.io.DataInputStream;
 import java.io.DataOutput;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -117,52 +113,28 @@ class EngineSnapshotTest {
                 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 60), 2);
     }
 
+    private static final SnapshotRoundTrip<Ev> ROUND_TRIP = new SnapshotRoundTrip<>(EVENTS, KEYS);
+
     private static void check(List<Integer> script, int cut) {
-        List<String> expected = new ArrayList<>();
-        CepEngine<Ev> whole = engine(expected);
-        Producer<Ev> in = whole.newProducer();
-        CepTestHarness<Ev> h = CepTestHarness.start(whole);
-        feed(in, h, script, 0, script.size(), new long[] {0});
-        h.close();
-
-        List<String> actual = new ArrayList<>();
-        CepEngine<Ev> first = engine(actual);
-        Producer<Ev> in1 = first.newProducer();
-        CepTestHarness<Ev> h1 = CepTestHarness.start(first);
-        long[] clock = {0};
-        feed(in1, h1, script, 0, cut, clock);
-        byte[] bytes = snapshot(h1);
-
-        CepEngine<Ev> second = engine(actual);
-        Producer<Ev> in2 = second.newProducer();
-        CepTestHarness<Ev> h2 = restore(second, bytes);
-        feed(in2, h2, script, cut, script.size(), clock);
-        h2.close();
-        assertEquals(expected, actual, "script " + script + " cut at " + cut);
-        EngineMetrics a = whole.metrics();
-        EngineMetrics b = second.metrics();
+        SnapshotRoundTrip.Outcome<Ev> run = ROUND_TRIP.run(EngineSnapshotTest::engine, () -> {
+            long[] clock = {0};
+            return (in, h, from, to) -> feed(in, h, script, from, to, clock);
+        }, script.size(), cut);
+        assertEquals(run.expected(), run.actual(), "script " + script + " cut at " + cut);
+        EngineMetrics a = run.whole().metrics();
+        EngineMetrics b = run.restored().metrics();
         assertEquals(a.total(ShardMetrics::matches), b.total(ShardMetrics::matches), "counters carry over");
         assertEquals(a.total(ShardMetrics::timeouts), b.total(ShardMetrics::timeouts), "counters carry over");
         assertEquals(a.total(ShardMetrics::lateEvents), b.total(ShardMetrics::lateEvents), "counters carry over");
-        assertEquals(0, second.metrics().total(ShardMetrics::keys));
+        assertEquals(0, b.total(ShardMetrics::keys));
     }
 
     private static byte[] snapshot(CepTestHarness<Ev> h) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            h.snapshot(out, EVENTS, KEYS);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return bytes.toByteArray();
+        return ROUND_TRIP.snapshot(h);
     }
 
     private static CepTestHarness<Ev> restore(CepEngine<Ev> engine, byte[] bytes) {
-        try {
-            return CepTestHarness.restore(engine, new DataInputStream(new ByteArrayInputStream(bytes)), EVENTS, KEYS);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return ROUND_TRIP.restore(engine, bytes);
     }
 
     /** The shard remembers each producer's watermark: after a restore the slowest still holds it back. */

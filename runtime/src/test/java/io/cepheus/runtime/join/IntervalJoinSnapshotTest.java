@@ -14,16 +14,12 @@ import io.cepheus.runtime.CepTestHarness;
 import io.cepheus.runtime.IntervalJoin;
 import io.cepheus.runtime.Producer;
 import io.cepheus.runtime.ShardMetrics;
+import io.cepheus.runtime.SnapshotRoundTrip;
 import io.cepheus.runtime.time.ManualClock;
 import io.cepheus.runtime.time.WatermarkStrategy;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInput;
-import java.io.DataInputStream;
 import java.io.DataOutput;
-import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -134,25 +130,43 @@ class IntervalJoinSnapshotTest {
         return engine;
     }
 
+    /** @return the event codec as a codec of one side's elements (which are events) */
     @SuppressWarnings("unchecked")
-    private static <X> EventCodec<X> cast(EventCodec<Ev> codec) {
+    static <X> EventCodec<X> cast(EventCodec<Ev> codec) {
         return (EventCodec<X>) (EventCodec<?>) codec;
     }
 
-    /** script: values 0..59 are events (order if even, key = v % 3, time rising, every 7th behind); 60+ watermarks */
-    private static void feed(Producer<Ev> in, CepTestHarness<Ev> h, List<Integer> script, int from, int to,
-            long[] clock) {
-        for (int i = from; i < to; i++) {
-            int v = script.get(i);
-            if (v >= 60) {
-                in.watermark(clock[0] - (v - 60));
-            } else {
-                clock[0] += v % 4;
-                long ts = clock[0] - (v % 7 == 0 ? 6 : 0);
-                in.send(v % 2 == 0 ? new Order(v % 3, i, ts) : new Payment(v % 3, i, ts));
+    private static final SnapshotRoundTrip<Ev> ROUND_TRIP = new SnapshotRoundTrip<>(EVENTS, KEYS);
+
+    /**
+     * script: values 0..59 are events (order if even, key = v % 3, time rising, every 7th behind); 60+ watermarks;
+     * then a watermark at the end of time
+     */
+    static SnapshotRoundTrip.Feed<Ev> feed(List<Integer> script) {
+        long[] clock = {0};
+        return new SnapshotRoundTrip.Feed<>() {
+            @Override
+            public void steps(Producer<Ev> in, CepTestHarness<Ev> h, int from, int to) {
+                for (int i = from; i < to; i++) {
+                    int v = script.get(i);
+                    if (v >= 60) {
+                        in.watermark(clock[0] - (v - 60));
+                    } else {
+                        clock[0] += v % 4;
+                        long ts = clock[0] - (v % 7 == 0 ? 6 : 0);
+                        in.send(v % 2 == 0 ? new Order(v % 3, i, ts) : new Payment(v % 3, i, ts));
+                    }
+                    h.runUntilIdle();
+                }
             }
-            h.runUntilIdle();
-        }
+
+            @Override
+            public void finish(Producer<Ev> in, CepTestHarness<Ev> h) {
+                in.watermark(Long.MAX_VALUE);
+                h.runUntilIdle();
+                h.close();
+            }
+        };
     }
 
     @Test
@@ -186,34 +200,12 @@ class IntervalJoinSnapshotTest {
     }
 
     private static void check(List<Integer> script, int cut, Shape shape) {
-        List<String> expected = new ArrayList<>();
-        CepEngine<Ev> whole = engine(shape, expected);
-        Producer<Ev> in = whole.newProducer();
-        CepTestHarness<Ev> h = CepTestHarness.start(whole);
-        feed(in, h, script, 0, script.size(), new long[] {0});
-        in.watermark(Long.MAX_VALUE);
-        h.runUntilIdle();
-        h.close();
-
-        List<String> actual = new ArrayList<>();
-        CepEngine<Ev> first = engine(shape, actual);
-        Producer<Ev> in1 = first.newProducer();
-        CepTestHarness<Ev> h1 = CepTestHarness.start(first);
-        long[] clock = {0};
-        feed(in1, h1, script, 0, cut, clock);
-        byte[] bytes = snapshot(h1);
-
-        CepEngine<Ev> second = engine(shape, actual);
-        Producer<Ev> in2 = second.newProducer();
-        CepTestHarness<Ev> h2 = restore(second, bytes);
-        feed(in2, h2, script, cut, script.size(), clock);
-        in2.watermark(Long.MAX_VALUE);
-        h2.runUntilIdle();
-        h2.close();
-        assertEquals(expected, actual, shape + ": script " + script + " cut at " + cut);
-        assertEquals(whole.metrics().total(ShardMetrics::lateEvents), second.metrics().total(ShardMetrics::lateEvents),
-                "counters carry over");
-        assertEquals(0, second.metrics().total(ShardMetrics::keys), "every key released at the end");
+        SnapshotRoundTrip.Outcome<Ev> run = ROUND_TRIP.run(out -> engine(shape, out), () -> feed(script),
+                script.size(), cut);
+        assertEquals(run.expected(), run.actual(), shape + ": script " + script + " cut at " + cut);
+        assertEquals(run.whole().metrics().total(ShardMetrics::lateEvents),
+                run.restored().metrics().total(ShardMetrics::lateEvents), "counters carry over");
+        assertEquals(0, run.restored().metrics().total(ShardMetrics::keys), "every key released at the end");
     }
 
     /** Sides selected by functions have no codec by default: an engine with snapshots says what to give. */
@@ -228,21 +220,14 @@ class IntervalJoinSnapshotTest {
         assertTrue(e.getMessage().contains("snapshotCodecs(left, right)"), e.getMessage());
     }
 
-    private static byte[] snapshot(CepTestHarness<Ev> h) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            h.snapshot(out, EVENTS, KEYS);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return bytes.toByteArray();
-    }
-
-    private static CepTestHarness<Ev> restore(CepEngine<Ev> engine, byte[] bytes) {
-        try {
-            return CepTestHarness.restore(engine, new DataInputStream(new ByteArrayInputStream(bytes)), EVENTS, KEYS);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+    /** Window joins do not take part in snapshots yet: an engine with snapshots refuses one, naming why. */
+    @Test
+    void windowJoinsAreRefusedNamingWhy() {
+        CepEngine<Ev> engine = CepEngine.<Ev>builder().shards(1).snapshots(EVENTS, KEYS).build();
+        var join = engine.keyBy(Ev::key).join(Order.class, Payment.class)
+                .window(io.cepheus.runtime.window.TumblingEventTimeWindows.of(Duration.ofMillis(5)));
+        io.cepheus.runtime.window.JoinFunction<Order, Payment, String> pairs = (o, p) -> o + " " + p;
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> join.apply(pairs));
+        assertTrue(e.getMessage().contains("window joins and co-groups cannot be snapshotted yet"), e.getMessage());
     }
 }

@@ -14,16 +14,13 @@ import io.cepheus.runtime.CepTestHarness;
 import io.cepheus.runtime.EngineMetrics;
 import io.cepheus.runtime.Producer;
 import io.cepheus.runtime.ShardMetrics;
+import io.cepheus.runtime.SnapshotRoundTrip;
 import io.cepheus.runtime.WindowResults;
 import io.cepheus.runtime.WindowedStream;
 import io.cepheus.runtime.time.ManualClock;
 import io.cepheus.runtime.time.WatermarkStrategy;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInput;
-import java.io.DataInputStream;
 import java.io.DataOutput;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -190,8 +187,8 @@ class WindowSnapshotTest {
             registered[0] = results;
         } else {
             // not associative: a regrouping of the slices changes the value
-            WindowResults<Ev> results = windows.reduce((a, b) -> new Ev(a.key(), (a.value() * 3 + b.value()) % 1_000_003,
-                    a.ts()));
+            WindowResults<Ev> results = windows.reduce((a, b) -> new Ev(a.key(),
+                    (a.value() * 3 + b.value()) % 1_000_003, a.ts()));
             results.results((k, w, r, ts) -> out.add(k + " " + w + " " + r.value() + " @" + ts));
             results.retractions((k, w, r, ts) -> out.add("retract " + k + " " + w + " " + r.value() + " @" + ts));
             registered[0] = results;
@@ -212,6 +209,26 @@ class WindowSnapshotTest {
             }
             h.runUntilIdle();
         }
+    }
+
+    private static final SnapshotRoundTrip<Ev> ROUND_TRIP = new SnapshotRoundTrip<>(EVENTS, KEYS);
+
+    /** The script's steps ({@link #feed(Producer, CepTestHarness, List, int, int, long[])}), then the end of time. */
+    private static SnapshotRoundTrip.Feed<Ev> feed(List<Integer> script) {
+        long[] clock = {0};
+        return new SnapshotRoundTrip.Feed<>() {
+            @Override
+            public void steps(Producer<Ev> in, CepTestHarness<Ev> h, int from, int to) {
+                feed(in, h, script, from, to, clock);
+            }
+
+            @Override
+            public void finish(Producer<Ev> in, CepTestHarness<Ev> h) {
+                in.watermark(Long.MAX_VALUE);
+                h.runUntilIdle();
+                h.close();
+            }
+        };
     }
 
     @Test
@@ -266,40 +283,21 @@ class WindowSnapshotTest {
     }
 
     private static void check(List<Integer> script, int cut, Shape shape) {
-        List<String> expected = new ArrayList<>();
-        WindowResults<?>[] wholeResults = new WindowResults<?>[1];
-        CepEngine<Ev> whole = engine(shape, expected, wholeResults);
-        Producer<Ev> in = whole.newProducer();
-        CepTestHarness<Ev> h = CepTestHarness.start(whole);
-        feed(in, h, script, 0, script.size(), new long[] {0});
-        in.watermark(Long.MAX_VALUE);
-        h.runUntilIdle();
-        h.close();
-
-        List<String> actual = new ArrayList<>();
-        CepEngine<Ev> first = engine(shape, actual);
-        Producer<Ev> in1 = first.newProducer();
-        CepTestHarness<Ev> h1 = CepTestHarness.start(first);
-        long[] clock = {0};
-        feed(in1, h1, script, 0, cut, clock);
-        byte[] bytes = snapshot(h1);
-
-        WindowResults<?>[] secondResults = new WindowResults<?>[1];
-        CepEngine<Ev> second = engine(shape, actual, secondResults);
-        Producer<Ev> in2 = second.newProducer();
-        CepTestHarness<Ev> h2 = restore(second, bytes);
-        feed(in2, h2, script, cut, script.size(), clock);
-        in2.watermark(Long.MAX_VALUE);
-        h2.runUntilIdle();
-        h2.close();
-        assertEquals(expected, actual, shape + ": script " + script + " cut at " + cut);
-        EngineMetrics a = whole.metrics();
-        EngineMetrics b = second.metrics();
+        List<WindowResults<?>> made = new ArrayList<>(); // of the uninterrupted, first and restored engines
+        SnapshotRoundTrip.Outcome<Ev> run = ROUND_TRIP.run(out -> {
+            WindowResults<?>[] registered = new WindowResults<?>[1];
+            CepEngine<Ev> engine = engine(shape, out, registered);
+            made.add(registered[0]);
+            return engine;
+        }, () -> feed(script), script.size(), cut);
+        assertEquals(run.expected(), run.actual(), shape + ": script " + script + " cut at " + cut);
+        EngineMetrics a = run.whole().metrics();
+        EngineMetrics b = run.restored().metrics();
         assertEquals(a.total(ShardMetrics::lateEvents), b.total(ShardMetrics::lateEvents), "counters carry over");
         assertEquals(0, b.total(ShardMetrics::keys), "every key released at the end");
-        assertEquals(wholeResults[0].metrics().firings(), secondResults[0].metrics().firings(), "firings carry over");
-        assertEquals(wholeResults[0].metrics().lateElements(), secondResults[0].metrics().lateElements());
-        assertEquals(0, secondResults[0].metrics().accumulators(), "no slice left at the end");
+        assertEquals(made.get(0).metrics().firings(), made.get(2).metrics().firings(), "firings carry over");
+        assertEquals(made.get(0).metrics().lateElements(), made.get(2).metrics().lateElements());
+        assertEquals(0, made.get(2).metrics().accumulators(), "no slice left at the end");
     }
 
     /**
@@ -319,7 +317,7 @@ class WindowSnapshotTest {
         assertEquals(List.of("0 [2,15) " + ((10 * 3 + 2) * 3 + 6) + " @14"), expected);
     }
 
-    /** Sessions of gap 5 on one key: 10, then 2 (out of order), then 6 bridging both; snapshot after step {@code cut}. */
+    /** Sessions of gap 5 on one key: 10, then 2 (out of order), then 6 bridging both; a snapshot after step cut. */
     private static void runSessions(List<String> out, int cut) {
         Shape shape = new Shape(0, 0, 0, 0, false, 1, 5, AccumulationMode.ACCUMULATING);
         CepEngine<Ev> engine = engine(shape, out);
@@ -438,20 +436,10 @@ class WindowSnapshotTest {
     }
 
     private static byte[] snapshot(CepTestHarness<Ev> h) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            h.snapshot(out, EVENTS, KEYS);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return bytes.toByteArray();
+        return ROUND_TRIP.snapshot(h);
     }
 
     private static CepTestHarness<Ev> restore(CepEngine<Ev> engine, byte[] bytes) {
-        try {
-            return CepTestHarness.restore(engine, new DataInputStream(new ByteArrayInputStream(bytes)), EVENTS, KEYS);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return ROUND_TRIP.restore(engine, bytes);
     }
 }

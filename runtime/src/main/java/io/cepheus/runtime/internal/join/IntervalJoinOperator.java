@@ -79,17 +79,6 @@ public final class IntervalJoinOperator<T, L, R> implements ShardOperator<T> {
         }
     }
 
-    /**
-     * How a snapshot writes the elements the join buffers.
-     *
-     * @param sidesAreEvents whether the elements are the events themselves (sides selected by class): then the
-     *                       engine's event codec writes them
-     * @param left           writes left elements, or null
-     * @param right          writes right elements, or null
-     */
-    public record SideCodecs(boolean sidesAreEvents, EventCodec<Object> left, EventCodec<Object> right) {
-    }
-
     /** Slots of the published counters. */
     public static final int BUFFERED_LEFT = 0;
     public static final int BUFFERED_RIGHT = 1;
@@ -131,7 +120,7 @@ public final class IntervalJoinOperator<T, L, R> implements ShardOperator<T> {
     private final Output<L, R> output;
     private final AtomicLongArray published;
     private KeyRelease keyRelease;
-    private SideCodecs codecs = new SideCodecs(false, null, null);
+    private SideCodecs codecs = SideCodecs.NONE;
 
     private TimeOrderedBuffer[] lefts = new TimeOrderedBuffer[64];
     private TimeOrderedBuffer[] rights = new TimeOrderedBuffer[64];
@@ -576,8 +565,8 @@ public final class IntervalJoinOperator<T, L, R> implements ShardOperator<T> {
      */
     @Override
     public void writeState(DataOutput out, EventCodec<T> events, EventCodec<Object> keyCodec) throws IOException {
-        EventCodec<Object> leftCodec = codec(codecs.left(), events);
-        EventCodec<Object> rightCodec = codec(codecs.right(), events);
+        EventCodec<Object> leftCodec = codecs.first(events, "interval join operator " + operatorId);
+        EventCodec<Object> rightCodec = codecs.second(events, "interval join operator " + operatorId);
         out.writeLong(watermark);
         out.writeLong(pairs);
         out.writeLong(unmatchedLeft);
@@ -605,30 +594,16 @@ public final class IntervalJoinOperator<T, L, R> implements ShardOperator<T> {
         for (int i = 0; i < order.size(); i++) {
             int id = order.get(i);
             keyCodec.write(keys.keyOf(id), out);
-            writeBuffer(out, lefts[id], leftCodec);
-            writeBuffer(out, rights[id], rightCodec);
-        }
-    }
-
-    private static void writeBuffer(DataOutput out, TimeOrderedBuffer buffer, EventCodec<Object> codec)
-            throws IOException {
-        if (buffer == null) {
-            out.writeInt(0);
-            return;
-        }
-        out.writeInt(buffer.size());
-        for (int at = buffer.start(); at < buffer.end(); at++) {
-            out.writeLong(buffer.timestampAt(at));
-            out.writeBoolean(buffer.isMatched(at));
-            codec.write(buffer.valueAt(at), out);
+            TimeOrderedBuffer.write(lefts[id], out, leftCodec);
+            TimeOrderedBuffer.write(rights[id], out, rightCodec);
         }
     }
 
     /** Restores what {@link #writeState} wrote into this fresh operator, and the keys' due times in their order. */
     @Override
     public void readState(DataInput in, EventCodec<T> events, EventCodec<Object> keyCodec) throws IOException {
-        EventCodec<Object> leftCodec = codec(codecs.left(), events);
-        EventCodec<Object> rightCodec = codec(codecs.right(), events);
+        EventCodec<Object> leftCodec = codecs.first(events, "interval join operator " + operatorId);
+        EventCodec<Object> rightCodec = codecs.second(events, "interval join operator " + operatorId);
         watermark = in.readLong();
         pairs = in.readLong();
         unmatchedLeft = in.readLong();
@@ -649,8 +624,8 @@ public final class IntervalJoinOperator<T, L, R> implements ShardOperator<T> {
             if (holds(id)) {
                 throw new IOException("key " + key + " appears twice in the interval join's state");
             }
-            lefts[id] = readBuffer(in, leftCodec, key);
-            rights[id] = readBuffer(in, rightCodec, key);
+            lefts[id] = TimeOrderedBuffer.read(in, leftCodec, this::borrow, "key " + key + "'s left side");
+            rights[id] = TimeOrderedBuffer.read(in, rightCodec, this::borrow, "key " + key + "'s right side");
             bufferedLeft += lefts[id] == null ? 0 : lefts[id].size();
             bufferedRight += rights[id] == null ? 0 : rights[id].size();
             if (!holds(id)) {
@@ -658,34 +633,5 @@ public final class IntervalJoinOperator<T, L, R> implements ShardOperator<T> {
             }
             settle(id); // scheduled in the written order: the order the keys were pruned in
         }
-    }
-
-    private TimeOrderedBuffer readBuffer(DataInput in, EventCodec<Object> codec, Object key) throws IOException {
-        int n = in.readInt();
-        if (n < 0) {
-            throw new IOException("key " + key + " has " + n + " elements on one side of the interval join");
-        }
-        if (n == 0) {
-            return null;
-        }
-        TimeOrderedBuffer buffer = borrow();
-        for (int i = 0; i < n; i++) {
-            long ts = in.readLong();
-            boolean matched = in.readBoolean();
-            buffer.add(ts, codec.read(in), matched);
-        }
-        return buffer;
-    }
-
-    @SuppressWarnings("unchecked")
-    private EventCodec<Object> codec(EventCodec<Object> given, EventCodec<T> events) {
-        if (given != null) {
-            return given;
-        }
-        if (codecs.sidesAreEvents()) {
-            return (EventCodec<Object>) events;
-        }
-        throw new IllegalStateException("interval join operator " + operatorId + " cannot be snapshotted: its sides"
-                + " are selected by functions and have no codecs (IntervalJoin.snapshotCodecs)");
     }
 }

@@ -8,6 +8,7 @@ import io.cepheus.runtime.internal.timer.KeyTimer;
 import io.cepheus.runtime.internal.timer.TimerService;
 import java.io.DataInput;
 import java.io.DataOutput;
+import java.io.IOException;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -79,6 +80,7 @@ public final class TemporalJoinOperator<T, S, V> implements ShardOperator<T> {
     private final Output<S, V> output;
     private final AtomicLongArray published;
     private KeyRelease keyRelease;
+    private SideCodecs codecs = SideCodecs.NONE;
 
     private TimeOrderedBuffer[] pending = new TimeOrderedBuffer[64];
     private TimeOrderedBuffer[] versions = new TimeOrderedBuffer[64];
@@ -303,13 +305,71 @@ public final class TemporalJoinOperator<T, S, V> implements ShardOperator<T> {
         return buffered + versionCount;
     }
 
-    @Override
-    public void writeState(DataOutput out, EventCodec<T> events, EventCodec<Object> keyCodec) {
-        throw new IllegalStateException("temporal join operator " + operatorId + " does not support snapshots");
+    /** Sets how snapshots write the elements and versions (setup, before the shard runs). */
+    public void snapshotCodecs(SideCodecs sideCodecs) {
+        this.codecs = Objects.requireNonNull(sideCodecs, "sideCodecs");
     }
 
+    /**
+     * Writes the watermark, counters and every key's waiting elements and versions. The keys' timers are not
+     * written: each follows from the key's buffers, and the shard fires timers of one time in key id order.
+     */
     @Override
-    public void readState(DataInput in, EventCodec<T> events, EventCodec<Object> keyCodec) {
-        throw new IllegalStateException("temporal join operator " + operatorId + " does not support snapshots");
+    public void writeState(DataOutput out, EventCodec<T> events, EventCodec<Object> keyCodec) throws IOException {
+        EventCodec<Object> elementCodec = codecs.first(events, "temporal join operator " + operatorId);
+        EventCodec<Object> versionCodec = codecs.second(events, "temporal join operator " + operatorId);
+        out.writeLong(watermark);
+        out.writeLong(joined);
+        out.writeLong(unmatched);
+        out.writeLong(lateElements);
+        out.writeLong(lateVersions);
+        out.writeLong(deadLetters);
+        int live = 0;
+        for (int id = 0; id < pending.length; id++) {
+            live += holds(id) ? 1 : 0;
+        }
+        out.writeInt(live);
+        for (int id = 0; id < pending.length; id++) {
+            if (holds(id)) {
+                keyCodec.write(keys.keyOf(id), out);
+                TimeOrderedBuffer.write(pending[id], out, elementCodec);
+                TimeOrderedBuffer.write(versions[id], out, versionCodec);
+            }
+        }
+    }
+
+    /** Restores what {@link #writeState} wrote into this fresh operator, and each key's timer. */
+    @Override
+    public void readState(DataInput in, EventCodec<T> events, EventCodec<Object> keyCodec) throws IOException {
+        EventCodec<Object> elementCodec = codecs.first(events, "temporal join operator " + operatorId);
+        EventCodec<Object> versionCodec = codecs.second(events, "temporal join operator " + operatorId);
+        watermark = in.readLong();
+        joined = in.readLong();
+        unmatched = in.readLong();
+        lateElements = in.readLong();
+        lateVersions = in.readLong();
+        deadLetters = in.readLong();
+        int live = in.readInt();
+        if (live < 0) {
+            throw new IOException("a temporal join with " + live + " keys");
+        }
+        for (int i = 0; i < live; i++) {
+            Object key = keyCodec.read(in);
+            int id = keys.idOf(key);
+            ensureCapacity(id);
+            if (holds(id)) {
+                throw new IOException("key " + key + " appears twice in the temporal join's state");
+            }
+            pending[id] = TimeOrderedBuffer.read(in, elementCodec, TimeOrderedBuffer::new,
+                    "key " + key + "'s elements");
+            versions[id] = TimeOrderedBuffer.read(in, versionCodec, TimeOrderedBuffer::new,
+                    "key " + key + "'s versions");
+            buffered += pending[id] == null ? 0 : pending[id].size();
+            versionCount += versions[id] == null ? 0 : versions[id].size();
+            if (!holds(id)) {
+                throw new IOException("key " + key + " has nothing in the temporal join's state");
+            }
+            settle(id);
+        }
     }
 }

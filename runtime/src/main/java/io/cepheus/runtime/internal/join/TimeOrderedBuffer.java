@@ -163,4 +163,49 @@ final class TimeOrderedBuffer {
         head = 0;
         tail = n;
     }
+
+    /**
+     * Writes a buffer for a snapshot: its size, then each element's timestamp, flag and value, oldest first.
+     *
+     * @param buffer the buffer, or null for none (written as empty)
+     */
+    static void write(TimeOrderedBuffer buffer, java.io.DataOutput out, io.cepheus.nfa.EventCodec<Object> values)
+            throws java.io.IOException {
+        if (buffer == null) {
+            out.writeInt(0);
+            return;
+        }
+        out.writeInt(buffer.size());
+        for (int at = buffer.head; at < buffer.tail; at++) {
+            out.writeLong(buffer.timestamps[at]);
+            out.writeBoolean(buffer.matched[at]);
+            values.write(buffer.values[at], out);
+        }
+    }
+
+    /**
+     * Reads what {@link #write} wrote.
+     *
+     * @param fresh gives the empty buffer to fill
+     * @param what  names the buffer in an error (a key and a side)
+     * @return the buffer, or null if it was written empty
+     * @throws java.io.IOException if the input is not such a buffer
+     */
+    static TimeOrderedBuffer read(java.io.DataInput in, io.cepheus.nfa.EventCodec<Object> values,
+            java.util.function.Supplier<TimeOrderedBuffer> fresh, String what) throws java.io.IOException {
+        int n = in.readInt();
+        if (n < 0) {
+            throw new java.io.IOException(what + " has " + n + " elements");
+        }
+        if (n == 0) {
+            return null;
+        }
+        TimeOrderedBuffer buffer = fresh.get();
+        for (int i = 0; i < n; i++) {
+            long ts = in.readLong();
+            boolean isMatched = in.readBoolean();
+            buffer.add(ts, values.read(in), isMatched);
+        }
+        return buffer;
+    }
 }

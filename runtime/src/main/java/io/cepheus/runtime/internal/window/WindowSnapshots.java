@@ -27,6 +27,11 @@ public final class WindowSnapshots {
             + " mode cannot be snapshotted: each session keeps the result it emitted last, to retract it, and the"
             + " aggregate's result type has no codec (a reduce's results are elements, which have one)";
 
+    /** Why window joins and co-groups refuse. */
+    public static final String WINDOW_JOIN = "window joins and co-groups cannot be snapshotted yet: their windows run"
+            + " on the general window operator, whose state (element lists, trigger state, timers named by window"
+            + " slots) snapshots do not cover; interval and temporal joins take part";
+
     private WindowSnapshots() {
     }
 
@@ -36,6 +41,9 @@ public final class WindowSnapshots {
      * @return null if the window's operator takes part in snapshots, else why not
      */
     public static String refusal(WindowSpec<?, ?, ?> spec, Object accumulatorCodec) {
+        if (spec.accepts() != null) {
+            return WINDOW_JOIN;
+        }
         boolean sessions = SessionWindowOperator.supports(spec);
         if (!SliceWindowOperator.supports(spec) && !sessions) {
             return REASON;

@@ -1,0 +1,99 @@
+package io.cepheus.runtime;
+
+import io.cepheus.nfa.EventCodec;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * What the snapshot tests share: run an input uninterrupted, and again with a snapshot after step {@code cut} and
+ * a restore into a fresh engine that continues; the caller compares the two outputs (and whatever else it checks).
+ *
+ * @param events writes and reads the engine's events
+ * @param keys   writes and reads keys
+ * @param <T>    the event type
+ */
+public record SnapshotRoundTrip<T>(EventCodec<T> events, EventCodec<Object> keys) {
+
+    /** Feeds steps of a test's input; one instance per run, so it may keep state across the cut (a clock). */
+    public interface Feed<T> {
+        /** Sends steps {@code from} to {@code to - 1} of the input. */
+        void steps(Producer<T> in, CepTestHarness<T> h, int from, int to);
+
+        /** Ends the input. Default: closes the harness (engines that flush on close emit what remains). */
+        default void finish(Producer<T> in, CepTestHarness<T> h) {
+            h.close();
+        }
+    }
+
+    /**
+     * The two runs and their engines.
+     *
+     * @param expected the uninterrupted run's outputs
+     * @param actual   the outputs before the snapshot, then those of the restored engine
+     * @param whole    the uninterrupted engine
+     * @param restored the engine restored from the snapshot
+     * @param <T>      the event type
+     */
+    public record Outcome<T>(List<String> expected, List<String> actual, CepEngine<T> whole, CepEngine<T> restored) {
+    }
+
+    /**
+     * @param engine builds an engine whose outputs go to the given list
+     * @param feed   a fresh feed per run
+     * @param size   the number of steps
+     * @param cut    the step before which the snapshot is taken, {@code 0 <= cut <= size}
+     * @return both runs
+     */
+    public Outcome<T> run(Function<List<String>, CepEngine<T>> engine, Supplier<Feed<T>> feed, int size, int cut) {
+        List<String> expected = new ArrayList<>();
+        CepEngine<T> whole = engine.apply(expected);
+        Producer<T> in = whole.newProducer();
+        CepTestHarness<T> h = CepTestHarness.start(whole);
+        Feed<T> uninterrupted = feed.get();
+        uninterrupted.steps(in, h, 0, size);
+        uninterrupted.finish(in, h);
+
+        List<String> actual = new ArrayList<>();
+        CepEngine<T> first = engine.apply(actual);
+        Producer<T> in1 = first.newProducer();
+        CepTestHarness<T> h1 = CepTestHarness.start(first);
+        Feed<T> interrupted = feed.get();
+        interrupted.steps(in1, h1, 0, cut);
+        byte[] bytes = snapshot(h1);
+
+        CepEngine<T> restored = engine.apply(actual);
+        Producer<T> in2 = restored.newProducer();
+        CepTestHarness<T> h2 = restore(restored, bytes);
+        interrupted.steps(in2, h2, cut, size);
+        interrupted.finish(in2, h2);
+        return new Outcome<>(expected, actual, whole, restored);
+    }
+
+    /** @return a snapshot of the harness's engine, taken with this round trip's codecs */
+    public byte[] snapshot(CepTestHarness<T> h) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            h.snapshot(out, events, keys);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    /** @return a harness on {@code engine}, restored from {@code bytes} (an {@link UncheckedIOException} if refused) */
+    public CepTestHarness<T> restore(CepEngine<T> engine, byte[] bytes) {
+        try {
+            return CepTestHarness.restore(engine, new DataInputStream(new ByteArrayInputStream(bytes)), events, keys);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
