@@ -199,6 +199,17 @@ class IntervalJoinSnapshotTest {
         }
     }
 
+    /**
+     * Found with seed 14003: key 1 waits at cell 10 (its order), then at cell 0 (a payment), so its entry at 10
+     * goes stale, behind which key 2 waits at 10. Pruned at cell 0, key 1 goes back to cell 10, and its stale entry
+     * counts again: at the end it is pruned before key 2. A restore that wrote only the live entries put key 1
+     * behind key 2, so their unmatched orders came out the other way round.
+     */
+    @Test
+    void aStaleCalendarEntryThatCountsAgainKeepsItsPlace() {
+        check(List.of(0, 0, 4, 8, 0, 1, 0, 0, 0, 0, 60), 6, new Shape(2, 9, false, true, false, 1, false));
+    }
+
     private static void check(List<Integer> script, int cut, Shape shape) {
         SnapshotRoundTrip.Outcome<Ev> run = ROUND_TRIP.run(out -> engine(shape, out), () -> feed(script),
                 script.size(), cut);

@@ -44,7 +44,7 @@ import java.util.function.Function;
  * not observable: each key's output keeps its own order), each once; within a key the order is that of its
  * buffers. No shard timer is registered, so the shard keeps a key while {@link #holds} says so.
  *
- * <p>Snapshots write each key's buffers, with the engine's event codec when the sides are selected by class (the
+ * <p>Snapshots write each key's buffers and the calendar's entries, with the engine's event codec when the sides are selected by class (the
  * elements are events) or with codecs given for the sides ({@link SideCodecs}).
  *
  * <p>Owned by the shard's worker thread, like the dictionary and timer service it uses. Counters are published
@@ -427,24 +427,13 @@ public final class IntervalJoinOperator<T, L, R> implements ShardOperator<T> {
 
     /** Puts the key in the calendar at its earliest drop time, or frees the key when it holds nothing. */
     private void settle(int id) {
-        TimeOrderedBuffer l = lefts[id];
-        TimeOrderedBuffer r = rights[id];
-        long due = Long.MAX_VALUE;
-        if (l != null) {
-            if (l.isEmpty()) {
-                giveBack(l);
-                lefts[id] = null;
-            } else {
-                due = dropTime(plus(l.earliest(), upper));
-            }
+        if (lefts[id] != null && lefts[id].isEmpty()) {
+            giveBack(lefts[id]);
+            lefts[id] = null;
         }
-        if (r != null) {
-            if (r.isEmpty()) {
-                giveBack(r);
-                rights[id] = null;
-            } else {
-                due = Math.min(due, dropTime(minus(r.earliest(), lower)));
-            }
+        if (rights[id] != null && rights[id].isEmpty()) {
+            giveBack(rights[id]);
+            rights[id] = null;
         }
         if (lefts[id] == null && rights[id] == null) {
             dueAt[id] = NONE;
@@ -452,6 +441,7 @@ public final class IntervalJoinOperator<T, L, R> implements ShardOperator<T> {
             keyRelease.idle(id);
             return;
         }
+        long due = dueTime(id);
         dueAt[id] = due;
         if (draining) {
             return; // the drain put the key on its deferred list: its cell may have begun already
@@ -461,6 +451,18 @@ public final class IntervalJoinOperator<T, L, R> implements ShardOperator<T> {
             cellOf[id] = at; // an entry in the old bucket stays, skipped when drained
             calendar.schedule(id, at);
         }
+    }
+
+    /** @return the key's earliest drop time over its (non-empty) buffers */
+    private long dueTime(int id) {
+        long due = Long.MAX_VALUE;
+        if (lefts[id] != null) {
+            due = dropTime(plus(lefts[id].earliest(), upper));
+        }
+        if (rights[id] != null) {
+            due = Math.min(due, dropTime(minus(rights[id].earliest(), lower)));
+        }
+        return due;
     }
 
     /**
@@ -559,9 +561,11 @@ public final class IntervalJoinOperator<T, L, R> implements ShardOperator<T> {
     }
 
     /**
-     * Writes the watermark, counters and every key's buffers (timestamp, whether the element found a partner, the
-     * element). Keys are written in the order their calendar entries would come out, which is the order they are
-     * pruned in at a watermark: a restored join reports the unmatched elements of different keys in that order.
+     * Writes the watermark, counters, every key's buffers (timestamp, whether the element found a partner, the
+     * element) and the calendar's entries as they stand, by key id (the shard's key dictionary is restored with the
+     * same ids), stale ones included: a stale entry counts again when its key is scheduled at its cell again, and
+     * where it stands in its bucket is where the key is pruned at that watermark. So a restored join reports the
+     * unmatched elements of different keys at one watermark in the order the uninterrupted one would.
      */
     @Override
     public void writeState(DataOutput out, EventCodec<T> events, EventCodec<Object> keyCodec) throws IOException {
@@ -576,30 +580,32 @@ public final class IntervalJoinOperator<T, L, R> implements ShardOperator<T> {
         out.writeLong(deadLetters);
         out.writeLong(peakLeft);
         out.writeLong(peakRight);
-        IntArrayList order = new IntArrayList();
-        boolean[] listed = new boolean[lefts.length];
-        calendar.forEachInDrainOrder((time, id) -> {
-            if (cellOf[id] == time && !listed[id]) { // the first live entry: where the key is pruned
-                listed[id] = true;
-                order.add(id);
-            }
-        });
+        int live = 0;
         for (int id = 0; id < lefts.length; id++) {
-            if (!listed[id] && holds(id)) {
-                throw new IllegalStateException("interval join operator " + operatorId + ": key id " + id
-                        + " holds elements but waits for no due time");
+            live += holds(id) ? 1 : 0;
+        }
+        out.writeInt(live);
+        for (int id = 0; id < lefts.length; id++) {
+            if (holds(id)) {
+                keyCodec.write(keys.keyOf(id), out);
+                TimeOrderedBuffer.write(lefts[id], out, leftCodec);
+                TimeOrderedBuffer.write(rights[id], out, rightCodec);
             }
         }
-        out.writeInt(order.size());
-        for (int i = 0; i < order.size(); i++) {
-            int id = order.get(i);
-            keyCodec.write(keys.keyOf(id), out);
-            TimeOrderedBuffer.write(lefts[id], out, leftCodec);
-            TimeOrderedBuffer.write(rights[id], out, rightCodec);
+        com.carrotsearch.hppc.LongArrayList times = new com.carrotsearch.hppc.LongArrayList();
+        IntArrayList ids = new IntArrayList();
+        calendar.forEachInDrainOrder((time, id) -> {
+            times.add(time);
+            ids.add(id);
+        });
+        out.writeInt(ids.size());
+        for (int i = 0; i < ids.size(); i++) {
+            out.writeLong(times.get(i));
+            out.writeInt(ids.get(i));
         }
     }
 
-    /** Restores what {@link #writeState} wrote into this fresh operator, and the keys' due times in their order. */
+    /** Restores what {@link #writeState} wrote into this fresh operator, and its calendar entry for entry. */
     @Override
     public void readState(DataInput in, EventCodec<T> events, EventCodec<Object> keyCodec) throws IOException {
         EventCodec<Object> leftCodec = codecs.first(events, "interval join operator " + operatorId);
@@ -631,7 +637,21 @@ public final class IntervalJoinOperator<T, L, R> implements ShardOperator<T> {
             if (!holds(id)) {
                 throw new IOException("key " + key + " has no element in the interval join's state");
             }
-            settle(id); // scheduled in the written order: the order the keys were pruned in
+            dueAt[id] = dueTime(id);
+            cellOf[id] = dueAt[id] & -cell; // its entry is among those below, as settle left it
+        }
+        int entries = in.readInt();
+        if (entries < 0) {
+            throw new IOException("an interval join calendar of " + entries + " entries");
+        }
+        for (int i = 0; i < entries; i++) {
+            long time = in.readLong();
+            int id = in.readInt();
+            if (id < 0) {
+                throw new IOException("a calendar entry for key id " + id);
+            }
+            ensureCapacity(id);
+            calendar.schedule(id, time);
         }
     }
 }
