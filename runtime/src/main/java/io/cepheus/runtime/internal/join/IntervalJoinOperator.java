@@ -644,6 +644,8 @@ public final class IntervalJoinOperator<T, L, R> implements ShardOperator<T> {
         if (entries < 0) {
             throw new IOException("an interval join calendar of " + entries + " entries");
         }
+        boolean[] waiting = new boolean[lefts.length];
+        int waitingKeys = 0;
         for (int i = 0; i < entries; i++) {
             long time = in.readLong();
             int id = in.readInt();
@@ -652,6 +654,14 @@ public final class IntervalJoinOperator<T, L, R> implements ShardOperator<T> {
             }
             ensureCapacity(id);
             calendar.schedule(id, time);
+            if (id < waiting.length && holds(id) && cellOf[id] == time && !waiting[id]) {
+                waiting[id] = true;
+                waitingKeys++;
+            }
+        }
+        if (waitingKeys != live) {
+            throw new IOException("the interval join's calendar has entries for " + waitingKeys + " of its " + live
+                    + " keys at their due times: a key without one would never be pruned");
         }
     }
 }
