@@ -33,6 +33,44 @@ public record SnapshotRoundTrip<T>(EventCodec<T> events, EventCodec<Object> keys
         }
     }
 
+    /** The event of a script step: {@code value} is the step's value (below 60), {@code ts} its event time. */
+    @FunctionalInterface
+    public interface StepEvent<T> {
+        T make(int step, int value, long ts);
+    }
+
+    /**
+     * A feed of a random script, as the window and join snapshot tests draw it: a value below 60 is an event (the
+     * time rises by {@code value % 4}; every value divisible by 7 is 6 ms behind it), a value of 60 or more a
+     * watermark {@code value - 60} behind the time; the shards run after each step. It ends with a watermark at
+     * the end of time.
+     */
+    public static <T> Feed<T> script(List<Integer> script, StepEvent<T> event) {
+        long[] clock = {0};
+        return new Feed<>() {
+            @Override
+            public void steps(Producer<T> in, CepTestHarness<T> h, int from, int to) {
+                for (int i = from; i < to; i++) {
+                    int v = script.get(i);
+                    if (v >= 60) {
+                        in.watermark(clock[0] - (v - 60));
+                    } else {
+                        clock[0] += v % 4;
+                        in.send(event.make(i, v, clock[0] - (v % 7 == 0 ? 6 : 0)));
+                    }
+                    h.runUntilIdle();
+                }
+            }
+
+            @Override
+            public void finish(Producer<T> in, CepTestHarness<T> h) {
+                in.watermark(Long.MAX_VALUE);
+                h.runUntilIdle();
+                h.close();
+            }
+        };
+    }
+
     /**
      * The two runs and their engines.
      *

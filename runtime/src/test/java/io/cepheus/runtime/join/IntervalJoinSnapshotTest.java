@@ -10,9 +10,7 @@ import static org.quicktheories.generators.SourceDSL.lists;
 import io.cepheus.nfa.EventCodec;
 import io.cepheus.nfa.testing.PropertySeeds;
 import io.cepheus.runtime.CepEngine;
-import io.cepheus.runtime.CepTestHarness;
 import io.cepheus.runtime.IntervalJoin;
-import io.cepheus.runtime.Producer;
 import io.cepheus.runtime.ShardMetrics;
 import io.cepheus.runtime.SnapshotRoundTrip;
 import io.cepheus.runtime.time.ManualClock;
@@ -138,35 +136,10 @@ class IntervalJoinSnapshotTest {
 
     private static final SnapshotRoundTrip<Ev> ROUND_TRIP = new SnapshotRoundTrip<>(EVENTS, KEYS);
 
-    /**
-     * script: values 0..59 are events (order if even, key = v % 3, time rising, every 7th behind); 60+ watermarks;
-     * then a watermark at the end of time
-     */
+    /** The script's events: an order if the value is even, else a payment, key {@code value % 3}. */
     static SnapshotRoundTrip.Feed<Ev> feed(List<Integer> script) {
-        long[] clock = {0};
-        return new SnapshotRoundTrip.Feed<>() {
-            @Override
-            public void steps(Producer<Ev> in, CepTestHarness<Ev> h, int from, int to) {
-                for (int i = from; i < to; i++) {
-                    int v = script.get(i);
-                    if (v >= 60) {
-                        in.watermark(clock[0] - (v - 60));
-                    } else {
-                        clock[0] += v % 4;
-                        long ts = clock[0] - (v % 7 == 0 ? 6 : 0);
-                        in.send(v % 2 == 0 ? new Order(v % 3, i, ts) : new Payment(v % 3, i, ts));
-                    }
-                    h.runUntilIdle();
-                }
-            }
-
-            @Override
-            public void finish(Producer<Ev> in, CepTestHarness<Ev> h) {
-                in.watermark(Long.MAX_VALUE);
-                h.runUntilIdle();
-                h.close();
-            }
-        };
+        return SnapshotRoundTrip.script(script,
+                (i, v, ts) -> v % 2 == 0 ? new Order(v % 3, i, ts) : new Payment(v % 3, i, ts));
     }
 
     @Test

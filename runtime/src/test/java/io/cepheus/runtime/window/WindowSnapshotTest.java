@@ -196,39 +196,11 @@ class WindowSnapshotTest {
         return engine;
     }
 
-    /** script: values 0..59 are events (key = v % 3, time rising, every 7th behind); 60+ watermarks */
-    private static void feed(Producer<Ev> in, CepTestHarness<Ev> h, List<Integer> script, int from, int to,
-            long[] clock) {
-        for (int i = from; i < to; i++) {
-            int v = script.get(i);
-            if (v >= 60) {
-                in.watermark(clock[0] - (v - 60));
-            } else {
-                clock[0] += v % 4;
-                in.send(new Ev(v % 3, v + 1, clock[0] - (v % 7 == 0 ? 6 : 0)));
-            }
-            h.runUntilIdle();
-        }
-    }
-
     private static final SnapshotRoundTrip<Ev> ROUND_TRIP = new SnapshotRoundTrip<>(EVENTS, KEYS);
 
-    /** The script's steps ({@link #feed(Producer, CepTestHarness, List, int, int, long[])}), then the end of time. */
+    /** The script's events: key {@code value % 3}, value {@code value + 1}. */
     private static SnapshotRoundTrip.Feed<Ev> feed(List<Integer> script) {
-        long[] clock = {0};
-        return new SnapshotRoundTrip.Feed<>() {
-            @Override
-            public void steps(Producer<Ev> in, CepTestHarness<Ev> h, int from, int to) {
-                feed(in, h, script, from, to, clock);
-            }
-
-            @Override
-            public void finish(Producer<Ev> in, CepTestHarness<Ev> h) {
-                in.watermark(Long.MAX_VALUE);
-                h.runUntilIdle();
-                h.close();
-            }
-        };
+        return SnapshotRoundTrip.script(script, (i, v, ts) -> new Ev(v % 3, v + 1, ts));
     }
 
     @Test
