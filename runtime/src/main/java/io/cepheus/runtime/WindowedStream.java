@@ -187,12 +187,13 @@ public final class WindowedStream<T> {
 
     /**
      * Aggregates each window into one accumulator, as {@link #aggregate(AggregateFunction)}, with a codec for the
-     * accumulators so that the window takes part in snapshots ({@link CepEngine.Builder#snapshots}). Tumbling and
-     * sliding event-time windows with the default trigger do; other windows are refused when snapshots are on.
+     * accumulators so that the window takes part in snapshots ({@link CepEngine.Builder#snapshots}). Tumbling,
+     * sliding and session event-time windows with the default trigger do (not sessions in accumulating-and-retracting
+     * mode, whose last results have no codec); other windows are refused when snapshots are on.
      *
      * @param function         the aggregate function
-     * @param accumulatorCodec writes and reads its accumulators (the snapshot holds one per slice, as in the
-     *                         README's "Windows" section)
+     * @param accumulatorCodec writes and reads its accumulators (the snapshot holds one per slice or session, see
+     *                         the README's "Windows" section)
      * @param <A>              its accumulator type
      * @param <V>              its result type
      * @return the results

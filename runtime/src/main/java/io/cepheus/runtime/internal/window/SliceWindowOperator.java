@@ -846,9 +846,10 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
     }
 
     /**
-     * Writes the watermark, counters and every key's slices ({@link KeySlices#writeTo}); the calendar is not
-     * written, as each key's entries follow from its pending firing and cleanup times. Elements waiting to be
-     * added are added first, as they would be before anything reads the slices.
+     * Writes the watermark, counters and every key's slices ({@link KeySlices#writeTo}). The calendar is not
+     * written: each key's entries follow from its pending firing and cleanup times, and a drained bucket comes in
+     * key id order, so stale entries change nothing. Elements waiting to be added are added first, as they would
+     * be before anything reads the slices.
      */
     @Override
     public void writeState(DataOutput out, EventCodec<T> events, EventCodec<Object> keyCodec) throws IOException {
