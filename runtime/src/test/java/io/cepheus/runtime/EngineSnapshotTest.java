@@ -47,17 +47,7 @@ class EngineSnapshotTest {
         }
     };
 
-    static final EventCodec<Object> KEYS = new EventCodec<>() {
-        @Override
-        public void write(Object key, DataOutput out) throws IOException {
-            out.writeInt((Integer) key);
-        }
-
-        @Override
-        public Object read(DataInput in) throws IOException {
-            return in.readInt();
-        }
-    };
+    static final EventCodec<Object> KEYS = SnapshotRoundTrip.INT_KEYS;
 
     private static CepEngine<Ev> engine(List<String> out) {
         CepEngine<Ev> engine = CepEngine.<Ev>builder().shards(2).clock(new ManualClock(0))

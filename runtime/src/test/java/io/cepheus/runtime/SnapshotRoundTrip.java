@@ -1,6 +1,11 @@
 package io.cepheus.runtime;
 
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.lists;
+
 import io.cepheus.nfa.EventCodec;
+import io.cepheus.nfa.testing.PropertySeeds;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -31,6 +36,56 @@ public record SnapshotRoundTrip<T>(EventCodec<T> events, EventCodec<Object> keys
         default void finish(Producer<T> in, CepTestHarness<T> h) {
             h.close();
         }
+    }
+
+    /** Writes and reads int keys (boxed as {@link Integer}), the keys of the snapshot tests' streams. */
+    public static final EventCodec<Object> INT_KEYS = new EventCodec<>() {
+        @Override
+        public void write(Object key, java.io.DataOutput out) throws IOException {
+            out.writeInt((Integer) key);
+        }
+
+        @Override
+        public Object read(java.io.DataInput in) throws IOException {
+            return in.readInt();
+        }
+    };
+
+    /** Checks one random case: a script, a cut within it, and a configuration number. */
+    @FunctionalInterface
+    public interface CutCheck {
+        void check(List<Integer> script, int cut, int shape);
+    }
+
+    /**
+     * Runs {@code check} on random scripts for {@link #script} (up to 70 steps), random cuts within them and
+     * random configuration numbers in {@code [0, shapes)}, reporting the seed on failure.
+     *
+     * @param seed     the property's seed ({@code -Dcepheus.seed} overrides it, see {@link PropertySeeds})
+     * @param test     the test class's name, for the rerun command
+     * @param examples how many cases
+     * @param shapes   how many configurations the test numbers
+     */
+    public static void forRandomCuts(long seed, String test, int examples, int shapes, CutCheck check) {
+        PropertySeeds.reportingSeed(seed, "runtime", test, () -> qt().withFixedSeed(seed).withExamples(examples)
+                .forAll(lists().of(integers().between(0, 69)).ofSizeBetween(0, 70), integers().between(0, 70),
+                        integers().between(0, shapes - 1))
+                .checkAssert((script, cut, shape) -> check.check(script, Math.min(cut, script.size()), shape)));
+    }
+
+    /**
+     * A long script for {@link #script} that cycles through the event values in strides of {@code stride}, with a
+     * watermark after every {@code watermarkEvery} events, lagging {@code 0 .. lagSpread - 1} behind the time.
+     */
+    public static List<Integer> steadyScript(int events, int stride, int watermarkEvery, int lagSpread) {
+        List<Integer> script = new ArrayList<>();
+        for (int i = 0; i < events; i++) {
+            script.add((i * stride) % 60);
+            if (i % watermarkEvery == watermarkEvery - 1) {
+                script.add(60 + i % lagSpread);
+            }
+        }
+        return script;
     }
 
     /** The event of a script step: {@code value} is the step's value (below 60), {@code ts} its event time. */

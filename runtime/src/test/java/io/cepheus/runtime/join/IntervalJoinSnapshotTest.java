@@ -3,9 +3,6 @@ package io.cepheus.runtime.join;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.quicktheories.QuickTheory.qt;
-import static org.quicktheories.generators.SourceDSL.integers;
-import static org.quicktheories.generators.SourceDSL.lists;
 
 import io.cepheus.nfa.EventCodec;
 import io.cepheus.nfa.testing.PropertySeeds;
@@ -19,7 +16,6 @@ import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -64,17 +60,7 @@ class IntervalJoinSnapshotTest {
         }
     };
 
-    static final EventCodec<Object> KEYS = new EventCodec<>() {
-        @Override
-        public void write(Object key, DataOutput out) throws IOException {
-            out.writeInt((Integer) key);
-        }
-
-        @Override
-        public Object read(DataInput in) throws IOException {
-            return in.readInt();
-        }
-    };
+    static final EventCodec<Object> KEYS = SnapshotRoundTrip.INT_KEYS;
 
     /** The join a number picks: bounds (some negative), exclusiveness, outer sides, one or two shards. */
     record Shape(long lower, long upper, boolean lowerExclusive, boolean leftOuter, boolean rightOuter, int shards,
@@ -144,13 +130,8 @@ class IntervalJoinSnapshotTest {
 
     @Test
     void restoringAtAnyCutGivesTheUninterruptedJoin() {
-        PropertySeeds.reportingSeed(SEED, "runtime", "IntervalJoinSnapshotTest", () -> {
-            qt().withFixedSeed(SEED).withExamples(500)
-                    .forAll(lists().of(integers().between(0, 69)).ofSizeBetween(0, 70), integers().between(0, 70),
-                            integers().between(0, Shape.SHAPES - 1))
-                    .checkAssert((script, rawCut, shape) -> check(script, Math.min(rawCut, script.size()),
-                            Shape.of(shape)));
-        });
+        SnapshotRoundTrip.forRandomCuts(SEED, "IntervalJoinSnapshotTest", 500, Shape.SHAPES,
+                (script, cut, shape) -> check(script, cut, Shape.of(shape)));
     }
 
     /**
@@ -159,13 +140,7 @@ class IntervalJoinSnapshotTest {
      */
     @Test
     void restoredKeysReportTheirUnmatchedElementsInTheirOrder() {
-        List<Integer> script = new ArrayList<>();
-        for (int i = 0; i < 300; i++) {
-            script.add((i * 29) % 60);
-            if (i % 9 == 8) {
-                script.add(60 + i % 5);
-            }
-        }
+        List<Integer> script = SnapshotRoundTrip.steadyScript(300, 29, 9, 5);
         for (int cut : new int[] {17, 120, 199, 301}) {
             check(script, cut, new Shape(0, 5, false, true, true, 1, false));
             check(script, cut, new Shape(-3, 4, false, true, false, 2, true));

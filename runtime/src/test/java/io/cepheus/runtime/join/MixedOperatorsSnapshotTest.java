@@ -3,9 +3,6 @@ package io.cepheus.runtime.join;
 import static io.cepheus.runtime.join.IntervalJoinSnapshotTest.EVENTS;
 import static io.cepheus.runtime.join.IntervalJoinSnapshotTest.KEYS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.quicktheories.QuickTheory.qt;
-import static org.quicktheories.generators.SourceDSL.integers;
-import static org.quicktheories.generators.SourceDSL.lists;
 
 import io.cepheus.nfa.testing.PropertySeeds;
 import io.cepheus.pattern.Pattern;
@@ -68,19 +65,13 @@ class MixedOperatorsSnapshotTest {
 
     @Test
     void restoringAtAnyCutGivesTheUninterruptedOutputsOfEveryOperator() {
-        PropertySeeds.reportingSeed(SEED, "runtime", "MixedOperatorsSnapshotTest", () -> {
-            qt().withFixedSeed(SEED).withExamples(300)
-                    .forAll(lists().of(integers().between(0, 69)).ofSizeBetween(0, 70), integers().between(0, 70),
-                            integers().between(1, 2))
-                    .checkAssert((script, rawCut, shards) -> {
-                        int cut = Math.min(rawCut, script.size());
-                        SnapshotRoundTrip.Outcome<Ev> run = ROUND_TRIP.run(out -> engine(shards, out),
-                                () -> IntervalJoinSnapshotTest.feed(script), script.size(), cut);
-                        assertEquals(run.expected(), run.actual(), shards + " shards: script " + script + " cut at "
-                                + cut);
-                        assertEquals(run.whole().metrics().total(ShardMetrics::keys),
-                                run.restored().metrics().total(ShardMetrics::keys), "the same keys held at the end");
-                    });
+        SnapshotRoundTrip.forRandomCuts(SEED, "MixedOperatorsSnapshotTest", 300, 2, (script, cut, shape) -> {
+            int shards = shape + 1;
+            SnapshotRoundTrip.Outcome<Ev> run = ROUND_TRIP.run(out -> engine(shards, out),
+                    () -> IntervalJoinSnapshotTest.feed(script), script.size(), cut);
+            assertEquals(run.expected(), run.actual(), shards + " shards: script " + script + " cut at " + cut);
+            assertEquals(run.whole().metrics().total(ShardMetrics::keys),
+                    run.restored().metrics().total(ShardMetrics::keys), "the same keys held at the end");
         });
     }
 }

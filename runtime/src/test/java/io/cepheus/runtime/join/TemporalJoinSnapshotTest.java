@@ -6,9 +6,6 @@ import static io.cepheus.runtime.join.IntervalJoinSnapshotTest.cast;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.quicktheories.QuickTheory.qt;
-import static org.quicktheories.generators.SourceDSL.integers;
-import static org.quicktheories.generators.SourceDSL.lists;
 
 import io.cepheus.nfa.testing.PropertySeeds;
 import io.cepheus.runtime.CepEngine;
@@ -20,7 +17,6 @@ import io.cepheus.runtime.join.IntervalJoinSnapshotTest.Order;
 import io.cepheus.runtime.join.IntervalJoinSnapshotTest.Payment;
 import io.cepheus.runtime.time.ManualClock;
 import io.cepheus.runtime.time.WatermarkStrategy;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -70,25 +66,14 @@ class TemporalJoinSnapshotTest {
 
     @Test
     void restoringAtAnyCutGivesTheUninterruptedJoin() {
-        PropertySeeds.reportingSeed(SEED, "runtime", "TemporalJoinSnapshotTest", () -> {
-            qt().withFixedSeed(SEED).withExamples(500)
-                    .forAll(lists().of(integers().between(0, 69)).ofSizeBetween(0, 70), integers().between(0, 70),
-                            integers().between(0, Shape.SHAPES - 1))
-                    .checkAssert((script, rawCut, shape) -> check(script, Math.min(rawCut, script.size()),
-                            Shape.of(shape)));
-        });
+        SnapshotRoundTrip.forRandomCuts(SEED, "TemporalJoinSnapshotTest", 500, Shape.SHAPES,
+                (script, cut, shape) -> check(script, cut, Shape.of(shape)));
     }
 
     /** Many keys, each holding waiting orders and several versions, cut at several points. */
     @Test
     void restoredKeysJoinAsTheUninterruptedOnes() {
-        List<Integer> script = new ArrayList<>();
-        for (int i = 0; i < 300; i++) {
-            script.add((i * 29) % 60);
-            if (i % 9 == 8) {
-                script.add(60 + i % 5);
-            }
-        }
+        List<Integer> script = SnapshotRoundTrip.steadyScript(300, 29, 9, 5);
         for (int cut : new int[] {17, 120, 199, 301}) {
             for (int shape = 0; shape < Shape.SHAPES; shape++) {
                 check(script, cut, Shape.of(shape));

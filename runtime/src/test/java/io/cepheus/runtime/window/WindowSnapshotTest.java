@@ -3,9 +3,6 @@ package io.cepheus.runtime.window;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.quicktheories.QuickTheory.qt;
-import static org.quicktheories.generators.SourceDSL.integers;
-import static org.quicktheories.generators.SourceDSL.lists;
 
 import io.cepheus.nfa.EventCodec;
 import io.cepheus.nfa.testing.PropertySeeds;
@@ -56,17 +53,7 @@ class WindowSnapshotTest {
         }
     };
 
-    static final EventCodec<Object> KEYS = new EventCodec<>() {
-        @Override
-        public void write(Object key, DataOutput out) throws IOException {
-            out.writeInt((Integer) key);
-        }
-
-        @Override
-        public Object read(DataInput in) throws IOException {
-            return in.readInt();
-        }
-    };
+    static final EventCodec<Object> KEYS = SnapshotRoundTrip.INT_KEYS;
 
     /** A tenth of each value, summed in doubles: the sum's last bits depend on how the slices were grouped. */
     static final class TenthSum implements AggregateFunction<Ev, double[], String> {
@@ -205,13 +192,8 @@ class WindowSnapshotTest {
 
     @Test
     void restoringAtAnyCutGivesTheUninterruptedResults() {
-        PropertySeeds.reportingSeed(SEED, "runtime", "WindowSnapshotTest", () -> {
-            qt().withFixedSeed(SEED).withExamples(600)
-                    .forAll(lists().of(integers().between(0, 69)).ofSizeBetween(0, 70), integers().between(0, 70),
-                            integers().between(0, Shape.SHAPES - 1))
-                    .checkAssert((script, rawCut, shape) -> check(script, Math.min(rawCut, script.size()),
-                            Shape.of(shape)));
-        });
+        SnapshotRoundTrip.forRandomCuts(SEED, "WindowSnapshotTest", 600, Shape.SHAPES,
+                (script, cut, shape) -> check(script, cut, Shape.of(shape)));
     }
 
     /**
@@ -220,13 +202,7 @@ class WindowSnapshotTest {
      */
     @Test
     void restoringInTheMiddleOfSlidingWindowsKeepsTheirGrouping() {
-        List<Integer> script = new ArrayList<>();
-        for (int i = 0; i < 400; i++) {
-            script.add((i * 37) % 60);
-            if (i % 5 == 4) {
-                script.add(60 + i % 3);
-            }
-        }
+        List<Integer> script = SnapshotRoundTrip.steadyScript(400, 37, 5, 3);
         for (int cut : new int[] {1, 97, 211, 300, 479}) {
             check(script, cut, new Shape(10, 4, 1, 0, true, 2));
             check(script, cut, new Shape(9, 3, 0, 5, false, 1));
@@ -240,13 +216,7 @@ class WindowSnapshotTest {
      */
     @Test
     void restoringSessionsKeepsEverySessionAndWhatItEmitted() {
-        List<Integer> script = new ArrayList<>();
-        for (int i = 0; i < 300; i++) {
-            script.add((i * 41) % 60);
-            if (i % 6 == 5) {
-                script.add(60 + i % 4);
-            }
-        }
+        List<Integer> script = SnapshotRoundTrip.steadyScript(300, 41, 6, 4);
         for (int n = 0; n < Shape.SHAPES - Shape.SLICE_SHAPES; n++) {
             for (int cut : new int[] {113, 251}) {
                 check(script, cut, Shape.sessions(n));
