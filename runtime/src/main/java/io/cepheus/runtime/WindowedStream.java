@@ -55,6 +55,7 @@ public final class WindowedStream<T> {
     private AccumulationMode mode = AccumulationMode.ACCUMULATING;
     private Predicate<? super T> accepts;
     private String description = "window";
+    private io.cepheus.nfa.EventCodec<Object> stateCodec;
 
     WindowedStream(CepEngine<T> engine, WindowAssigner<T> assigner) {
         this.engine = engine;
@@ -151,6 +152,19 @@ public final class WindowedStream<T> {
     }
 
     /**
+     * Gives the codec for the values a process function keeps in {@code windowState()} and {@code globalState()},
+     * so that they take part in snapshots ({@link CepEngine.Builder#snapshots}). On an engine with snapshots and
+     * no such codec, storing a value there fails as an error of the function.
+     *
+     * @param codec writes and reads every value the function stores
+     * @return this stream
+     */
+    public WindowedStream<T> stateCodec(io.cepheus.nfa.EventCodec<Object> codec) {
+        this.stateCodec = Objects.requireNonNull(codec, "codec");
+        return this;
+    }
+
+    /**
      * Reduces each window to one value (one value kept per window, never its elements).
      *
      * @param function combines two elements
@@ -187,9 +201,9 @@ public final class WindowedStream<T> {
 
     /**
      * Aggregates each window into one accumulator, as {@link #aggregate(AggregateFunction)}, with a codec for the
-     * accumulators so that the window takes part in snapshots ({@link CepEngine.Builder#snapshots}). Tumbling,
-     * sliding and session event-time windows with the default trigger do (not sessions in accumulating-and-retracting
-     * mode, whose last results have no codec); other windows are refused when snapshots are on.
+     * accumulators so that the window takes part in snapshots ({@link CepEngine.Builder#snapshots}); not in
+     * accumulating-and-retracting mode, where each window keeps the results it emitted last, which have no codec
+     * (see the README's "Windows" section for what else a snapshotted window needs).
      *
      * @param function         the aggregate function
      * @param accumulatorCodec writes and reads its accumulators (the snapshot holds one per slice or session, see
@@ -218,6 +232,25 @@ public final class WindowedStream<T> {
             ProcessWindowFunction<V, R> process) {
         return register(null, Objects.requireNonNull(function, "function"), Objects.requireNonNull(process, "process"),
                 "aggregate+process", null);
+    }
+
+    /**
+     * Aggregates incrementally, then hands the result to a process function, as
+     * {@link #aggregate(AggregateFunction, ProcessWindowFunction)}, with a codec for the accumulators so that the
+     * window takes part in snapshots.
+     *
+     * @param function         the aggregate function
+     * @param process          receives the aggregate's result
+     * @param accumulatorCodec writes and reads its accumulators
+     * @param <A>              accumulator type
+     * @param <V>              aggregate result type
+     * @param <R>              final result type
+     * @return the results
+     */
+    public <A, V, R> WindowResults<R> aggregate(AggregateFunction<T, A, V> function,
+            ProcessWindowFunction<V, R> process, io.cepheus.nfa.EventCodec<A> accumulatorCodec) {
+        return register(null, Objects.requireNonNull(function, "function"), Objects.requireNonNull(process, "process"),
+                "aggregate+process", Objects.requireNonNull(accumulatorCodec, "accumulatorCodec"));
     }
 
     /**
@@ -260,6 +293,8 @@ public final class WindowedStream<T> {
         DeadLetterHandler<T> dead = deadLetters;
         OutputTag<T> lateTo = lateTag;
         OutputTag<DeadLetter> deadTo = deadLetterTag;
+        boolean snapshots = engine.snapshotsEnabled();
+        io.cepheus.nfa.EventCodec<Object> states = stateCodec;
         int id = engine.register(name, (operatorId, shard) -> {
             java.util.concurrent.atomic.AtomicLongArray published =
                     new java.util.concurrent.atomic.AtomicLongArray(WindowOperator.METRICS);
@@ -267,14 +302,14 @@ public final class WindowedStream<T> {
             var output = results.<T>output(late, lateTo, dead, deadTo, shard.failures());
             if (SliceWindowOperator.supports(spec)) {
                 return new SliceWindowOperator<>(operatorId, shard.keys(), shard.timers(), engine.clock(), spec, output,
-                        published, accumulators);
+                        published, accumulators, snapshots, states);
             }
             if (SessionWindowOperator.supports(spec)) {
                 return new SessionWindowOperator<>(operatorId, shard.keys(), shard.timers(), engine.clock(), spec,
                         output, published, accumulators);
             }
             return new WindowOperator<>(operatorId, shard.keys(), shard.timers(), engine.clock(), spec, output,
-                    published);
+                    published, snapshots, accumulators, states);
         });
         results.id(id);
         return results;

@@ -11,7 +11,7 @@ import java.time.Duration;
  */
 public final class ContinuousEventTimeTrigger<T> implements Trigger<T> {
 
-    private final TriggerState<Long> nextFire = TriggerState.of("next-fire", Math::min);
+    private final TriggerState<Long> nextFire = TriggerState.of("next-fire", Math::min, TriggerCodecs.LONG);
     private final long interval;
 
     private ContinuousEventTimeTrigger(long interval) {
@@ -89,5 +89,10 @@ public final class ContinuousEventTimeTrigger<T> implements Trigger<T> {
     @Override
     public String toString() {
         return "ContinuousEventTimeTrigger(" + interval + ")";
+    }
+
+    @Override
+    public java.util.List<TriggerState<?>> states() {
+        return java.util.List.of(nextFire);
     }
 }

@@ -10,7 +10,7 @@ import java.time.Duration;
  */
 public final class ContinuousProcessingTimeTrigger<T> implements Trigger<T> {
 
-    private final TriggerState<Long> nextFire = TriggerState.of("next-fire", Math::min);
+    private final TriggerState<Long> nextFire = TriggerState.of("next-fire", Math::min, TriggerCodecs.LONG);
     private final long interval;
 
     private ContinuousProcessingTimeTrigger(long interval) {
@@ -78,5 +78,10 @@ public final class ContinuousProcessingTimeTrigger<T> implements Trigger<T> {
         long next = Math.min(time + interval, window.maxTimestamp());
         ctx.setState(nextFire, next);
         ctx.registerProcessingTimeTimer(next);
+    }
+
+    @Override
+    public java.util.List<TriggerState<?>> states() {
+        return java.util.List.of(nextFire);
     }
 }

@@ -9,7 +9,8 @@ package io.cepheus.runtime.window;
 public final class CountTrigger<T> implements Trigger<T> {
 
     /** A mutable cell, so counting allocates nothing per element. */
-    private final TriggerState<long[]> count = TriggerState.of("count", (a, b) -> new long[] {a[0] + b[0]});
+    private final TriggerState<long[]> count = TriggerState.of("count", (a, b) -> new long[] {a[0] + b[0]},
+            TriggerCodecs.LONG_CELL);
     private final long maxCount;
 
     private CountTrigger(long maxCount) {
@@ -66,5 +67,10 @@ public final class CountTrigger<T> implements Trigger<T> {
     @Override
     public String toString() {
         return "CountTrigger(" + maxCount + ")";
+    }
+
+    @Override
+    public java.util.List<TriggerState<?>> states() {
+        return java.util.List.of(count);
     }
 }

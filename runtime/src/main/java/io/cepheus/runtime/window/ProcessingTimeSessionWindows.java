@@ -47,4 +47,9 @@ public final class ProcessingTimeSessionWindows<T> implements MergingWindowAssig
     public boolean isEventTime() {
         return false;
     }
+
+    @Override
+    public String toString() {
+        return "ProcessingTimeSessionWindows(" + (dynamicGap == null ? gap : "dynamic") + ")";
+    }
 }

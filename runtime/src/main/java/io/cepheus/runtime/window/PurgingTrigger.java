@@ -64,4 +64,9 @@ public final class PurgingTrigger<T> implements Trigger<T> {
     public String toString() {
         return "PurgingTrigger(" + nested + ")";
     }
+
+    @Override
+    public java.util.List<TriggerState<?>> states() {
+        return nested.states();
+    }
 }

@@ -54,4 +54,9 @@ public final class SlidingProcessingTimeWindows<T> implements WindowAssigner<T> 
     public boolean isEventTime() {
         return false;
     }
+
+    @Override
+    public String toString() {
+        return "SlidingProcessingTimeWindows(" + size + ", " + slide + (offset == 0 ? "" : ", offset " + offset) + ")";
+    }
 }

@@ -34,6 +34,19 @@ public interface Trigger<T> {
     /** The window is removed: delete its timers and state (the operator deletes leftovers anyway). */
     void clear(Window window, TriggerContext ctx);
 
+    /**
+     * The states this trigger keeps, so its windows take part in snapshots ({@code CepEngine.Builder#snapshots}):
+     * each with a codec ({@link TriggerState#of(String, java.util.function.BinaryOperator,
+     * io.cepheus.nfa.EventCodec)}) and a name no other of them has. On an engine with snapshots, setting a state
+     * that is not listed here fails as an error of the trigger. None by default: a trigger that keeps state must
+     * list it to be snapshotted; the built-in triggers do.
+     *
+     * @return the trigger's states
+     */
+    default java.util.List<TriggerState<?>> states() {
+        return java.util.List.of();
+    }
+
     /** Per-window state, timers and time for a trigger call. Valid only during the call. */
     interface TriggerContext {
         /** @return the current watermark (event time) */

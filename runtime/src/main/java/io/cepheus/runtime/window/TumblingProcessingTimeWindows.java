@@ -48,4 +48,9 @@ public final class TumblingProcessingTimeWindows<T> implements WindowAssigner<T>
     public boolean isEventTime() {
         return false;
     }
+
+    @Override
+    public String toString() {
+        return "TumblingProcessingTimeWindows(" + size + (offset == 0 ? "" : ", offset " + offset) + ")";
+    }
 }

@@ -178,15 +178,4 @@ class IntervalJoinSnapshotTest {
                 () -> join.<String>process((o, p, ctx, c) -> { }));
         assertTrue(e.getMessage().contains("snapshotCodecs(left, right)"), e.getMessage());
     }
-
-    /** Window joins do not take part in snapshots yet: an engine with snapshots refuses one, naming why. */
-    @Test
-    void windowJoinsAreRefusedNamingWhy() {
-        CepEngine<Ev> engine = CepEngine.<Ev>builder().shards(1).snapshots(EVENTS, KEYS).build();
-        var join = engine.keyBy(Ev::key).join(Order.class, Payment.class)
-                .window(io.cepheus.runtime.window.TumblingEventTimeWindows.of(Duration.ofMillis(5)));
-        io.cepheus.runtime.window.JoinFunction<Order, Payment, String> pairs = (o, p) -> o + " " + p;
-        IllegalStateException e = assertThrows(IllegalStateException.class, () -> join.apply(pairs));
-        assertTrue(e.getMessage().contains("window joins and co-groups cannot be snapshotted yet"), e.getMessage());
-    }
 }

@@ -111,6 +111,8 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
      * what evaluates it, with its window and per-key state, as {@link WindowOperator} does; null without one.
      */
     private final WindowEmitter<T, ?, R> emitter;
+    /** Writes the process function's per-key state in snapshots; null without one. */
+    private final EventCodec<Object> stateCodec;
     private final WindowTime time;
     /** Writes an aggregate's accumulators for snapshots; null if none was given. */
     private final EventCodec<Object> accumulatorCodec;
@@ -173,10 +175,23 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
      * @param accumulatorCodec writes an aggregate's accumulators for snapshots; null for none (a reduce's values
      *                         are elements, written with the engine's event codec)
      */
-    @SuppressWarnings({"unchecked", "rawtypes"})
     public SliceWindowOperator(int operatorId, KeyDictionary keys, TimerService timers, Clock clock,
             WindowSpec<T, ?, ?> spec, WindowOutput<T, R> output, AtomicLongArray published,
             EventCodec<Object> accumulatorCodec) {
+        this(operatorId, keys, timers, clock, spec, output, published, accumulatorCodec, false, null);
+    }
+
+    /**
+     * As the constructor with an accumulator codec, with a process function's state in snapshots.
+     *
+     * @param snapshots  whether the engine takes snapshots: then the process function may keep state only with a
+     *                   codec
+     * @param stateCodec writes the process function's per-key state values in snapshots, or null
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public SliceWindowOperator(int operatorId, KeyDictionary keys, TimerService timers, Clock clock,
+            WindowSpec<T, ?, ?> spec, WindowOutput<T, R> output, AtomicLongArray published,
+            EventCodec<Object> accumulatorCodec, boolean snapshots, EventCodec<Object> stateCodec) {
         if (!supports(spec)) {
             throw new IllegalArgumentException("the slice window operator cannot run " + spec);
         }
@@ -208,8 +223,11 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         this.combiner = function.combiner();
         this.keyRelease = KeyRelease.unlessTimersPending(keys, timers);
         this.time = spec.process() instanceof PassThrough ? null : new WindowTime(clock);
-        this.emitter = time == null ? null : new WindowEmitter<>((WindowSpec) spec, keys, output, time, null);
+        // a window's process state is cleared when it fires (its one firing): only the per-key state outlives it
+        this.emitter = time == null ? null : new WindowEmitter<>((WindowSpec) spec, keys, output, time, null,
+                snapshots && stateCodec == null ? WindowSnapshots.NO_STATE_CODEC : null);
         this.accumulatorCodec = accumulatorCodec;
+        this.stateCodec = stateCodec;
         this.reduces = spec.reduce() != null;
     }
 
@@ -870,6 +888,9 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
                 states[id].writeTo(out, values);
             }
         }
+        if (emitter != null) {
+            emitter.writeTo(out, keyCodec, stateCodec);
+        }
     }
 
     /** Restores what {@link #writeState} wrote into this fresh operator, and the keys' entries in the calendar. */
@@ -906,14 +927,14 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
                 timersPending++;
             }
         }
+        if (emitter != null) {
+            emitter.readFrom(in, keyCodec, stateCodec);
+        }
     }
 
     /** @return how slice values are written: as elements (reduce), or with the aggregate's accumulator codec */
     @SuppressWarnings("unchecked")
     private EventCodec<Object> valueCodec(EventCodec<T> events) {
-        if (emitter != null) {
-            throw new IllegalStateException(WindowSnapshots.PROCESS_FUNCTION);
-        }
         if (reduces) {
             return (EventCodec<Object>) events;
         }

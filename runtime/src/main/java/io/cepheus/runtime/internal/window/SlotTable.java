@@ -56,6 +56,63 @@ final class SlotTable {
         return w;
     }
 
+    /** @return one more than the highest index ever used: every live slot's index is below it */
+    int indexBound() {
+        return slotBound;
+    }
+
+    /**
+     * Writes which indexes new slots take next (for snapshots): a slot's index names its timers, and timers due at
+     * the same time fire in namespace order, so a restored table must hand out the same indexes.
+     */
+    void writeIndexes(java.io.DataOutput out) throws java.io.IOException {
+        out.writeInt(slotBound);
+        out.writeInt(freeCount);
+        for (int i = 0; i < freeCount; i++) {
+            out.writeInt(freeSlots[i]);
+        }
+    }
+
+    /** Reads what {@link #writeIndexes} wrote into this empty table, before the slots are restored. */
+    void readIndexes(java.io.DataInput in) throws java.io.IOException {
+        int bound = in.readInt();
+        int free = in.readInt();
+        if (bound < 0 || free < 0 || free > bound) {
+            throw new java.io.IOException("a window slot table of " + bound + " indexes, " + free + " free");
+        }
+        slotBound = bound;
+        slots = Arrays.copyOf(slots, Math.max(slots.length, Integer.highestOneBit(Math.max(1, bound)) << 1));
+        freeSlots = new int[Math.max(16, free)];
+        for (int i = 0; i < free; i++) {
+            int index = in.readInt();
+            if (index < 0 || index >= bound) {
+                throw new java.io.IOException("free window slot index " + index + " of " + bound);
+            }
+            freeSlots[i] = index;
+        }
+        freeCount = free;
+    }
+
+    /** @return a restored slot at the index it had (one {@link #readIndexes} left in use) */
+    WindowSlot restore(int index, int keyId, long start, long end, Window window) throws java.io.IOException {
+        if (index < 0 || index >= slotBound || slots[index] != null) {
+            throw new java.io.IOException("window slot index " + index + " is out of range or taken twice");
+        }
+        WindowSlot w = new WindowSlot(index, keyId, start, end, window);
+        slots[index] = w;
+        insert(w);
+        return w;
+    }
+
+    /** After the slots are restored: checks that no free index is in use. */
+    void checkFreeIndexes() throws java.io.IOException {
+        for (int i = 0; i < freeCount; i++) {
+            if (slots[freeSlots[i]] != null) {
+                throw new java.io.IOException("window slot index " + freeSlots[i] + " is both free and in use");
+            }
+        }
+    }
+
     /** Forgets the slot and frees its index. */
     void remove(WindowSlot w) {
         delete(w);

@@ -100,6 +100,57 @@ final class WindowContents<T> {
         w.contents = null;
     }
 
+    /**
+     * Writes a window's contents (for snapshots): its elements with their timestamps, its reduced value (an
+     * element) or its accumulator.
+     *
+     * @param elementCodec     writes elements
+     * @param accumulatorCodec writes accumulators (null unless the function is an aggregate)
+     */
+    void writeTo(WindowSlot w, java.io.DataOutput out, io.cepheus.nfa.EventCodec<Object> elementCodec,
+            io.cepheus.nfa.EventCodec<Object> accumulatorCodec) throws java.io.IOException {
+        if (w.contents == null) {
+            out.writeInt(-1);
+        } else if (incremental) {
+            out.writeInt(1);
+            (reduce != null ? elementCodec : accumulatorCodec).write(w.contents, out);
+        } else {
+            ElementList list = (ElementList) w.contents;
+            out.writeInt(list.size);
+            for (int i = 0; i < list.size; i++) {
+                out.writeLong(list.timestamps[i]);
+                elementCodec.write(list.values[i], out);
+            }
+        }
+    }
+
+    /** Reads what {@link #writeTo} wrote into the empty window {@code w}, counting what it holds. */
+    void readFrom(WindowSlot w, java.io.DataInput in, io.cepheus.nfa.EventCodec<Object> elementCodec,
+            io.cepheus.nfa.EventCodec<Object> accumulatorCodec) throws java.io.IOException {
+        int n = in.readInt();
+        if (n == -1) {
+            return;
+        }
+        if (incremental) {
+            if (n != 1) {
+                throw new java.io.IOException("an incremental window's contents of " + n + " values");
+            }
+            w.contents = (reduce != null ? elementCodec : accumulatorCodec).read(in);
+            accumulators++;
+            return;
+        }
+        if (n < 1) {
+            throw new java.io.IOException("a window's contents of " + n + " elements");
+        }
+        ElementList list = new ElementList();
+        for (int i = 0; i < n; i++) {
+            long timestamp = in.readLong();
+            list.add(elementCodec.read(in), timestamp);
+        }
+        w.contents = list;
+        buffered += n;
+    }
+
     /** After an evictor: drops the evicted elements, emptying the window if none is left. */
     void compact(WindowSlot w, boolean[] evicted) {
         ElementList list = (ElementList) w.contents;

@@ -33,6 +33,7 @@ final class WindowEmitter<T, V, R> {
     private final WindowContents<T> contents;
     private final Evictor<T> evictor;
     private final boolean retracting;
+    private final String stateRefusal;
     private MapStore[] globalStateOfKey = new MapStore[64];
     private long firings;
     private long results;
@@ -46,6 +47,16 @@ final class WindowEmitter<T, V, R> {
 
     WindowEmitter(WindowSpec<T, V, R> spec, KeyDictionary keys, WindowOutput<T, R> output, WindowTime time,
             WindowContents<T> contents) {
+        this(spec, keys, output, time, contents, null);
+    }
+
+    /**
+     * @param stateRefusal why the process function may not store state (an engine with snapshots, and no codec
+     *                     for the state), or null if it may
+     */
+    WindowEmitter(WindowSpec<T, V, R> spec, KeyDictionary keys, WindowOutput<T, R> output, WindowTime time,
+            WindowContents<T> contents, String stateRefusal) {
+        this.stateRefusal = stateRefusal;
         this.spec = spec;
         this.keys = keys;
         this.output = output;
@@ -65,6 +76,54 @@ final class WindowEmitter<T, V, R> {
 
     long retractions() {
         return retractions;
+    }
+
+    /**
+     * Writes the counters and the process function's per-key state (for snapshots).
+     *
+     * @param stateCodec writes the state's values; null if the function keeps none (then there is none to write)
+     */
+    void writeTo(java.io.DataOutput out, io.cepheus.nfa.EventCodec<Object> keyCodec,
+            io.cepheus.nfa.EventCodec<Object> stateCodec) throws java.io.IOException {
+        out.writeLong(firings);
+        out.writeLong(results);
+        out.writeLong(retractions);
+        int n = 0;
+        for (int id = 0; id < globalStateOfKey.length; id++) {
+            n += hasGlobalState(id) ? 1 : 0;
+        }
+        out.writeInt(n);
+        for (int id = 0; id < globalStateOfKey.length; id++) {
+            if (hasGlobalState(id)) {
+                keyCodec.write(keys.keyOf(id), out);
+                globalStateOfKey[id].writeTo(out, stateCodec);
+            }
+        }
+    }
+
+    /** Reads what {@link #writeTo} wrote into this fresh emitter (the key dictionary already restored). */
+    void readFrom(java.io.DataInput in, io.cepheus.nfa.EventCodec<Object> keyCodec,
+            io.cepheus.nfa.EventCodec<Object> stateCodec) throws java.io.IOException {
+        firings = in.readLong();
+        results = in.readLong();
+        retractions = in.readLong();
+        int n = in.readInt();
+        if (n < 0) {
+            throw new java.io.IOException("window state of " + n + " keys");
+        }
+        for (int i = 0; i < n; i++) {
+            Object key = keyCodec.read(in);
+            int id = keys.idOf(key);
+            if (id >= globalStateOfKey.length) {
+                globalStateOfKey = Arrays.copyOf(globalStateOfKey, Math.max(id + 1, globalStateOfKey.length * 2));
+            }
+            if (globalStateOfKey[id] != null) {
+                throw new java.io.IOException("key " + key + " has its window state twice");
+            }
+            MapStore store = new MapStore(stateRefusal);
+            store.readFrom(in, stateCodec);
+            globalStateOfKey[id] = store;
+        }
     }
 
     /** @return whether the process function keeps per-key state for {@code keyId} */
@@ -179,7 +238,7 @@ final class WindowEmitter<T, V, R> {
                         + " windows in globalState()");
             }
             if (w.windowState == null) {
-                w.windowState = new MapStore();
+                w.windowState = new MapStore(stateRefusal);
             }
             return w.windowState;
         }
@@ -191,7 +250,7 @@ final class WindowEmitter<T, V, R> {
                 globalStateOfKey = Arrays.copyOf(globalStateOfKey, Math.max(id + 1, globalStateOfKey.length * 2));
             }
             if (globalStateOfKey[id] == null) {
-                globalStateOfKey[id] = new MapStore();
+                globalStateOfKey[id] = new MapStore(stateRefusal);
             }
             return globalStateOfKey[id];
         }

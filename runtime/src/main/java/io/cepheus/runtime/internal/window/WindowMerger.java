@@ -90,6 +90,58 @@ final class WindowMerger<T> {
         list.add(w.index);
     }
 
+    /**
+     * Writes each key's windows in the order they were opened (for snapshots): merged contents combine in that
+     * order, so a restored key must keep it. A list is written as its slot indexes, which name the key too.
+     */
+    void writeOrder(java.io.DataOutput out) throws java.io.IOException {
+        int n = 0;
+        for (IntArrayList list : windowsOfKey) {
+            n += list == null ? 0 : 1;
+        }
+        out.writeInt(n);
+        for (IntArrayList list : windowsOfKey) {
+            if (list != null) {
+                out.writeInt(list.size());
+                for (int k = 0; k < list.size(); k++) {
+                    out.writeInt(list.get(k));
+                }
+            }
+        }
+    }
+
+    /** Reads what {@link #writeOrder} wrote, once the slots are restored (without {@link #added}). */
+    void readOrder(java.io.DataInput in) throws java.io.IOException {
+        int n = in.readInt();
+        if (n < 0) {
+            throw new java.io.IOException("merging windows of " + n + " keys");
+        }
+        for (int i = 0; i < n; i++) {
+            int size = in.readInt();
+            if (size < 1) {
+                throw new java.io.IOException("a key with " + size + " merging windows");
+            }
+            IntArrayList list = new IntArrayList(size);
+            int keyId = -1;
+            for (int k = 0; k < size; k++) {
+                int index = in.readInt();
+                WindowSlot w = slots.at(index);
+                if (w == null || (keyId >= 0 && w.keyId != keyId)) {
+                    throw new java.io.IOException("merging window slot " + index + " is not a window of its key");
+                }
+                keyId = w.keyId;
+                list.add(index);
+            }
+            if (keyId >= windowsOfKey.length) {
+                windowsOfKey = Arrays.copyOf(windowsOfKey, Math.max(keyId + 1, windowsOfKey.length * 2));
+            }
+            if (windowsOfKey[keyId] != null) {
+                throw new java.io.IOException("key id " + keyId + " has two lists of merging windows");
+            }
+            windowsOfKey[keyId] = list;
+        }
+    }
+
     /** Forgets a removed window of its key. */
     void removed(WindowSlot w) {
         IntArrayList list = windowsOfKey[w.keyId];

@@ -80,6 +80,10 @@ public final class WindowOperator<T, V, R> implements ShardOperator<T> {
     private final boolean eventTime;
     private final long lateness;
     private KeyRelease keyRelease;
+    /** Snapshot codecs (null without snapshots or when not needed) and the trigger's states by declaration. */
+    private final EventCodec<Object> accumulatorCodec;
+    private final EventCodec<Object> stateCodec;
+    private final java.util.List<io.cepheus.runtime.window.TriggerState<?>> triggerStates;
 
     private final WindowTime time;
     private final SlotTable slots = new SlotTable();
@@ -113,6 +117,20 @@ public final class WindowOperator<T, V, R> implements ShardOperator<T> {
      */
     public WindowOperator(int operatorId, KeyDictionary keys, TimerService timers, Clock clock,
             WindowSpec<T, V, R> spec, WindowOutput<T, R> output, AtomicLongArray published) {
+        this(operatorId, keys, timers, clock, spec, output, published, false, null, null);
+    }
+
+    /**
+     * @param snapshots    whether the engine takes snapshots: then the trigger may set only the states it lists
+     *                     ({@link Trigger#states()}), and the process function may keep state only with a codec
+     * @param accumulators writes the aggregate's accumulators in snapshots, or null
+     * @param stateCodec   writes the process function's state values in snapshots, or null
+     */
+    public WindowOperator(int operatorId, KeyDictionary keys, TimerService timers, Clock clock,
+            WindowSpec<T, V, R> spec, WindowOutput<T, R> output, AtomicLongArray published, boolean snapshots,
+            EventCodec<Object> accumulators, EventCodec<Object> stateCodec) {
+        this.accumulatorCodec = accumulators;
+        this.stateCodec = stateCodec;
         this.operatorId = operatorId;
         this.keys = keys;
         this.spec = spec;
@@ -126,8 +144,10 @@ public final class WindowOperator<T, V, R> implements ShardOperator<T> {
         this.time = new WindowTime(clock);
         this.slotTimers = new SlotTimers(operatorId, timers);
         this.contents = new WindowContents<>(spec);
-        this.triggerCtx = new WindowTriggerContext(time, slotTimers);
-        this.emitter = new WindowEmitter<>(spec, keys, output, time, contents);
+        this.triggerStates = snapshots ? WindowSnapshots.triggerStates(trigger) : null;
+        this.triggerCtx = new WindowTriggerContext(time, slotTimers, triggerStates);
+        this.emitter = new WindowEmitter<>(spec, keys, output, time, contents,
+                snapshots && stateCodec == null ? WindowSnapshots.NO_STATE_CODEC : null);
         this.merger = assigner instanceof MergingWindowAssigner<T> m ? new WindowMerger<>(m, new MergerWindows(),
                 slots, contents, triggerCtx, trigger, emitter, eventTime,
                 spec.mode() == AccumulationMode.ACCUMULATING_AND_RETRACTING) : null;
@@ -439,13 +459,144 @@ public final class WindowOperator<T, V, R> implements ShardOperator<T> {
         return contents.buffered();
     }
 
+    /**
+     * Writes every live window (for snapshots): its slot index (which names its timers), key, bounds, contents,
+     * timers, trigger state, per-window state and last results; then the indexes new windows take, the process
+     * function's per-key state and, for merging assigners, the order each key's windows were opened in.
+     */
     @Override
-    public void writeState(DataOutput out, EventCodec<T> events, EventCodec<Object> keyCodec) {
-        throw new IllegalStateException(WindowSnapshots.REASON);
+    public void writeState(DataOutput out, EventCodec<T> events, EventCodec<Object> keyCodec)
+            throws java.io.IOException {
+        @SuppressWarnings("unchecked")
+        EventCodec<Object> elements = (EventCodec<Object>) events;
+        out.writeLong(time.watermark());
+        out.writeLong(lateElements);
+        out.writeLong(deadLetters);
+        slots.writeIndexes(out);
+        out.writeLong(windows);
+        for (int index = 0; index < slots.indexBound(); index++) {
+            WindowSlot w = slots.at(index);
+            if (w != null) {
+                writeSlot(w, out, elements, keyCodec);
+            }
+        }
+        emitter.writeTo(out, keyCodec, stateCodec);
+        if (merger != null) {
+            merger.writeOrder(out);
+        }
     }
 
+    private void writeSlot(WindowSlot w, DataOutput out, EventCodec<Object> elements, EventCodec<Object> keyCodec)
+            throws java.io.IOException {
+        out.writeInt(w.index);
+        keyCodec.write(keys.keyOf(w.keyId), out);
+        out.writeLong(w.start);
+        out.writeLong(w.end);
+        contents.writeTo(w, out, elements, accumulatorCodec);
+        out.writeInt(w.eventTimerCount);
+        for (int i = 0; i < w.eventTimerCount; i++) {
+            out.writeLong(w.eventTimers[i]);
+        }
+        out.writeInt(w.processingTimerCount);
+        for (int i = 0; i < w.processingTimerCount; i++) {
+            out.writeLong(w.processingTimers[i]);
+        }
+        out.writeInt(w.stateCount());
+        for (int i = 0; i < w.stateCount(); i++) {
+            @SuppressWarnings("unchecked")
+            io.cepheus.runtime.window.TriggerState<Object> state =
+                    (io.cepheus.runtime.window.TriggerState<Object>) w.stateKey(i);
+            out.writeUTF(state.name());
+            state.codec().write(w.stateValue(i), out); // only declared states with codecs can be set
+        }
+        out.writeBoolean(w.windowState != null);
+        if (w.windowState != null) {
+            w.windowState.writeTo(out, stateCodec);
+        }
+        out.writeInt(w.lastResults == null ? -1 : w.lastResults.size());
+        if (w.lastResults != null) {
+            for (Object result : w.lastResults) {
+                elements.write(result, out); // retraction is snapshotted only where results are elements
+            }
+        }
+    }
+
+    /** Restores what {@link #writeState} wrote into this fresh operator, re-registering the windows' timers. */
     @Override
-    public void readState(DataInput in, EventCodec<T> events, EventCodec<Object> keyCodec) {
-        throw new IllegalStateException(WindowSnapshots.REASON);
+    public void readState(DataInput in, EventCodec<T> events, EventCodec<Object> keyCodec) throws java.io.IOException {
+        @SuppressWarnings("unchecked")
+        EventCodec<Object> elements = (EventCodec<Object>) events;
+        time.advance(in.readLong());
+        lateElements = in.readLong();
+        deadLetters = in.readLong();
+        slots.readIndexes(in);
+        long live = in.readLong();
+        if (live < 0 || live > slots.indexBound()) {
+            throw new java.io.IOException("a window operator with " + live + " windows in " + slots.indexBound()
+                    + " slots");
+        }
+        for (long i = 0; i < live; i++) {
+            readSlot(in, elements, keyCodec);
+        }
+        slots.checkFreeIndexes();
+        emitter.readFrom(in, keyCodec, stateCodec);
+        if (merger != null) {
+            merger.readOrder(in);
+        }
+    }
+
+    private void readSlot(DataInput in, EventCodec<Object> elements, EventCodec<Object> keyCodec)
+            throws java.io.IOException {
+        int index = in.readInt();
+        int keyId = keys.idOf(keyCodec.read(in));
+        long start = in.readLong();
+        long end = in.readLong();
+        WindowSlot w = slots.restore(index, keyId, start, end, global ? GlobalWindow.get() : new TimeWindow(start, end));
+        windows++;
+        if (keyId >= windowsOfKey.length) {
+            windowsOfKey = Arrays.copyOf(windowsOfKey, Math.max(keyId + 1, windowsOfKey.length * 2));
+        }
+        if (windowsOfKey[keyId]++ == 0) {
+            keysWithWindows++;
+        }
+        contents.readFrom(w, in, elements, accumulatorCodec);
+        int eventTimers = count(in, "event-time timers");
+        for (int i = 0; i < eventTimers; i++) {
+            slotTimers.registerEventTimer(w, in.readLong());
+        }
+        int processingTimers = count(in, "processing-time timers");
+        for (int i = 0; i < processingTimers; i++) {
+            slotTimers.registerProcessingTimer(w, in.readLong());
+        }
+        int states = count(in, "trigger states");
+        for (int i = 0; i < states; i++) {
+            String name = in.readUTF();
+            io.cepheus.runtime.window.TriggerState<?> state = WindowSnapshots.stateNamed(triggerStates, name);
+            if (state == null) {
+                throw new java.io.IOException("the snapshot has trigger state '" + name + "', which trigger " + trigger
+                        + " does not list in states()");
+            }
+            w.setState(state, state.codec().read(in));
+        }
+        if (in.readBoolean()) {
+            w.windowState = new MapStore(null);
+            w.windowState.readFrom(in, stateCodec);
+        }
+        int results = in.readInt();
+        if (results >= 0) {
+            java.util.List<Object> last = new java.util.ArrayList<>(results);
+            for (int i = 0; i < results; i++) {
+                last.add(elements.read(in));
+            }
+            w.lastResults = last;
+        }
+    }
+
+    private static int count(DataInput in, String what) throws java.io.IOException {
+        int n = in.readInt();
+        if (n < 0) {
+            throw new java.io.IOException("a window with " + n + " " + what);
+        }
+        return n;
     }
 }

@@ -73,6 +73,21 @@ final class WindowSlot {
         return n;
     }
 
+    /** @return how many trigger states hold a value in this window */
+    int stateCount() {
+        return stateCount;
+    }
+
+    /** @return the {@code i}-th trigger state holding a value, {@code i < stateCount()} */
+    TriggerState<?> stateKey(int i) {
+        return stateKeys[i];
+    }
+
+    /** @return the {@code i}-th trigger state's value */
+    Object stateValue(int i) {
+        return stateValues[i];
+    }
+
     /** @return the trigger state's value in this window, or null */
     Object state(TriggerState<?> key) {
         for (int i = 0; i < stateCount; i++) {

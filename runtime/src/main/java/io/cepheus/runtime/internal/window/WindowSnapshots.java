@@ -1,24 +1,15 @@
 package io.cepheus.runtime.internal.window;
 
 /**
- * Which window operators take part in snapshots, and why the others do not: the slice operator (tumbling and
- * sliding event-time windows) and the session operator (event-time sessions), each with a reduce, or an aggregate
- * given an accumulator codec, the default trigger and no process function, write their state. The general operator
- * holds trigger state and process-function state of user types, which no codec covers.
+ * Which window operators take part in snapshots, and why the others do not. Every window operator does, given
+ * codecs for what it keeps that is not an element: an aggregate's accumulators, the states a trigger keeps (it
+ * lists them, with codecs, in {@code Trigger.states()}) and a process function's state. Refused: an aggregate
+ * without an accumulator codec, a trigger state without a codec, and retraction where results are not elements
+ * (the results a window emitted last are kept to retract them).
  */
 public final class WindowSnapshots {
 
-    /** Why an operator other than the slice operator refuses. */
-    public static final String REASON = "this window operator cannot be snapshotted: only tumbling, sliding and"
-            + " session event-time windows with reduce, or aggregate given an accumulator codec, the default trigger"
-            + " and no evictor or process function take part in snapshots; others hold trigger state and"
-            + " process-function state of user types that have no codec";
-
-    /** Why a slice operator with a process function after its incremental one refuses. */
-    public static final String PROCESS_FUNCTION = "a window with a process function cannot be snapshotted: the"
-            + " function's per-window and per-key state are of user types that have no codec";
-
-    /** Why a slice operator with an aggregate but no accumulator codec refuses. */
+    /** Why an aggregate without an accumulator codec refuses. */
     public static final String NO_ACCUMULATOR_CODEC = "a window aggregate cannot be snapshotted without a codec for"
             + " its accumulators: give one with aggregate(function, accumulatorCodec)";
 
@@ -27,10 +18,14 @@ public final class WindowSnapshots {
             + " mode cannot be snapshotted: each session keeps the result it emitted last, to retract it, and the"
             + " aggregate's result type has no codec (a reduce's results are elements, which have one)";
 
-    /** Why window joins and co-groups refuse. */
-    public static final String WINDOW_JOIN = "window joins and co-groups cannot be snapshotted yet: their windows run"
-            + " on the general window operator, whose state (element lists, trigger state, timers named by window"
-            + " slots) snapshots do not cover; interval and temporal joins take part";
+    /** Why other windows in accumulating-and-retracting mode refuse unless their results are elements. */
+    public static final String RETRACTED_RESULTS = "a window in accumulating-and-retracting mode cannot be"
+            + " snapshotted unless its results are elements (a reduce without a process function): each window keeps"
+            + " the results it emitted last, to retract them, and other result types have no codec";
+
+    /** Why a process function may not store state on an engine with snapshots and no state codec. */
+    public static final String NO_STATE_CODEC = "the engine has snapshots enabled and the window's process function"
+            + " state has no codec: give one with WindowedStream.stateCodec(codec)";
 
     private WindowSnapshots() {
     }
@@ -41,22 +36,58 @@ public final class WindowSnapshots {
      * @return null if the window's operator takes part in snapshots, else why not
      */
     public static String refusal(WindowSpec<?, ?, ?> spec, Object accumulatorCodec) {
-        if (spec.accepts() != null) {
-            return WINDOW_JOIN;
-        }
         boolean sessions = SessionWindowOperator.supports(spec);
-        if (!SliceWindowOperator.supports(spec) && !sessions) {
-            return REASON;
-        }
-        if (!(spec.process() instanceof PassThrough)) {
-            return PROCESS_FUNCTION;
-        }
-        if (spec.reduce() == null && accumulatorCodec == null) {
+        boolean general = !SliceWindowOperator.supports(spec) && !sessions;
+        boolean plain = spec.process() instanceof PassThrough;
+        if (spec.aggregate() != null && accumulatorCodec == null) {
             return NO_ACCUMULATOR_CODEC;
         }
-        if (sessions && spec.reduce() == null
-                && spec.mode() == io.cepheus.runtime.window.AccumulationMode.ACCUMULATING_AND_RETRACTING) {
-            return RETRACTED_AGGREGATE;
+        if (spec.mode() == io.cepheus.runtime.window.AccumulationMode.ACCUMULATING_AND_RETRACTING) {
+            if (sessions && spec.reduce() == null) {
+                return RETRACTED_AGGREGATE;
+            }
+            if (general && !(spec.reduce() != null && plain)) {
+                return RETRACTED_RESULTS;
+            }
+        }
+        if (general) {
+            try {
+                triggerStates(spec.trigger());
+            } catch (IllegalStateException e) {
+                return e.getMessage();
+            }
+        }
+        return null;
+    }
+
+    /**
+     * @return the states {@code trigger} lists, checked: each with a codec and a name of its own
+     * @throws IllegalStateException naming the state that is not so
+     */
+    static java.util.List<io.cepheus.runtime.window.TriggerState<?>> triggerStates(
+            io.cepheus.runtime.window.Trigger<?> trigger) {
+        java.util.List<io.cepheus.runtime.window.TriggerState<?>> states = java.util.List.copyOf(trigger.states());
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (io.cepheus.runtime.window.TriggerState<?> state : states) {
+            if (state.codec() == null) {
+                throw new IllegalStateException("trigger " + trigger + " lists state '" + state.name() + "' without"
+                        + " a codec: give it one with TriggerState.of(name, merge, codec)");
+            }
+            if (!names.add(state.name())) {
+                throw new IllegalStateException("trigger " + trigger + " lists two states named '" + state.name()
+                        + "': a snapshot finds a state by its name");
+            }
+        }
+        return states;
+    }
+
+    /** @return the state named {@code name} among {@code states}, or null */
+    static io.cepheus.runtime.window.TriggerState<?> stateNamed(
+            java.util.List<io.cepheus.runtime.window.TriggerState<?>> states, String name) {
+        for (io.cepheus.runtime.window.TriggerState<?> state : states) {
+            if (state.name().equals(name)) {
+                return state;
+            }
         }
         return null;
     }

@@ -12,12 +12,23 @@ final class WindowTriggerContext implements Trigger.OnMergeContext {
 
     private final WindowTime time;
     private final SlotTimers timers;
+    /** With snapshots: the trigger's declared states (all with codecs), the only ones it may set; else null. */
+    private final java.util.List<TriggerState<?>> declared;
     private WindowSlot w;
     private WindowSlot[] mergedFrom;
 
     WindowTriggerContext(WindowTime time, SlotTimers timers) {
+        this(time, timers, null);
+    }
+
+    /**
+     * @param declared with snapshots, the states the trigger declared ({@code Trigger.states()}, each with a
+     *                 codec): setting any other fails; null without snapshots
+     */
+    WindowTriggerContext(WindowTime time, SlotTimers timers, java.util.List<TriggerState<?>> declared) {
         this.time = time;
         this.timers = timers;
+        this.declared = declared;
     }
 
     /** Aims the context at {@code slot}. */
@@ -70,7 +81,21 @@ final class WindowTriggerContext implements Trigger.OnMergeContext {
 
     @Override
     public <X> void setState(TriggerState<X> state, X value) {
+        if (declared != null && value != null && !isDeclared(state)) {
+            throw new IllegalStateException("the trigger sets state '" + state.name() + "', which its states()"
+                    + " does not list: on an engine with snapshots a trigger must list every state it keeps, each"
+                    + " with a codec (TriggerState.of(name, merge, codec)), so that its windows can be written");
+        }
         w.setState(state, value);
+    }
+
+    private boolean isDeclared(TriggerState<?> state) {
+        for (int i = 0; i < declared.size(); i++) {
+            if (declared.get(i) == state) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override
