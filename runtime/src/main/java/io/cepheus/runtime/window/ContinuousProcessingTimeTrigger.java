@@ -45,7 +45,11 @@ public final class ContinuousProcessingTimeTrigger<T> implements Trigger<T> {
         Long next = ctx.getState(nextFire);
         if (next != null && next == time) {
             ctx.clearState(nextFire);
-            registerNext(time, window, ctx);
+            if (time != window.maxTimestamp()) {
+                // at the window's end the next fire time would be the end again: a timer at the time being fired
+                // fires at once, for ever (Flink's FLINK-35069: an event-time window whose end the clock has passed)
+                registerNext(time, window, ctx);
+            }
             return TriggerResult.FIRE;
         }
         return TriggerResult.CONTINUE;

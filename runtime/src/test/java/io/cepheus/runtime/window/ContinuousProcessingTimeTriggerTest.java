@@ -112,4 +112,34 @@ class ContinuousProcessingTimeTriggerTest {
         assertEquals(0, results.metrics().timers());
         h.close();
     }
+
+    /**
+     * An event-time window whose end the clock has long passed (clock 1 000 000, window [0,10)): the first fire time
+     * is {@code min(..., maxTimestamp)} = 9, already due, so the window fires at once, and at its end it sets no
+     * next fire time, which would be 9 again, due at once, for ever (Flink loops there, FLINK-35069). Each new
+     * element fires it once more; the watermark removes it at its end without a firing of this trigger.
+     */
+    @Test
+    void anEventTimeWindowPastItsEndOnTheClockFiresOncePerElementInsteadOfLooping() {
+        ManualClock clock = new ManualClock(1_000_000);
+        CepEngine<Ev> engine = engine(clock);
+        List<String> out = new ArrayList<>();
+        WindowResults<Ev> results = engine.keyBy(Ev::key)
+                .window(TumblingEventTimeWindows.of(Duration.ofMillis(10)))
+                .trigger(ContinuousProcessingTimeTrigger.of(Duration.ofSeconds(3)))
+                .reduce(summing())
+                .results((k, w, r, ts) -> out.add(w + " " + r.value() + " @" + ts));
+        Producer<Ev> in = engine.newProducer();
+        CepTestHarness<Ev> h = CepTestHarness.start(engine);
+        in.send(new Ev("a", 1, 1));
+        at(clock, 1_000_001, h);
+        in.send(new Ev("a", 2, 2));
+        at(clock, 1_000_002, h);
+        in.watermark(20);
+        h.runUntilIdle();
+        assertEquals(List.of("[0,10) 1 @9", "[0,10) 3 @9"), out);
+        assertEquals(0, results.metrics().windows());
+        assertEquals(0, results.metrics().timers());
+        h.close();
+    }
 }
