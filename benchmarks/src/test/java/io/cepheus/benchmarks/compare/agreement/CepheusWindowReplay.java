@@ -1,5 +1,14 @@
 package io.cepheus.benchmarks.compare.agreement;
 
+import io.cepheus.nfa.EventCodec;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInput;
+import java.io.DataInputStream;
+import java.io.DataOutput;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import io.cepheus.runtime.CepEngine;
 import io.cepheus.runtime.CepTestHarness;
 import io.cepheus.runtime.Producer;
@@ -42,14 +51,72 @@ final class CepheusWindowReplay {
 
     /** @return per input item, the outputs it caused; a last group {@code ERROR ...} if the engine failed */
     static List<List<String>> run(RandomWindowCase c) {
+        return run(c, -1);
+    }
+
+    /**
+     * Interrupted: after the first {@code cut} input items the engine (with snapshot codecs) is snapshotted, and a
+     * fresh engine restored from the snapshot, on the same clock, takes the rest.
+     *
+     * @return per input item, the outputs it caused, which should be those of an uninterrupted run
+     */
+    static List<List<String>> runRestoredAt(RandomWindowCase c, int cut) {
+        return run(c, cut);
+    }
+
+    private static List<List<String>> run(RandomWindowCase c, int cut) {
         List<List<String>> groups = new ArrayList<>();
         List<String> out = new ArrayList<>();
         ManualClock clock = new ManualClock(0);
+        CepEngine<WindowElement> engine = engine(c, clock, out, cut >= 0);
+        Producer<WindowElement> producer = engine.newProducer();
+        CepTestHarness<WindowElement> harness = CepTestHarness.start(engine);
+        try {
+            long[] times = c.processingTimes();
+            for (int i = 0; i < c.input().size(); i++) {
+                if (i == cut) {
+                    byte[] snapshot = snapshot(harness);
+                    engine = engine(c, clock, out, true);
+                    producer = engine.newProducer();
+                    harness = restore(engine, snapshot);
+                }
+                Object item = c.input().get(i);
+                if (c.processingTime()) {
+                    while (clock.millis() < times[i]) { // every millisecond, as a real clock passes them
+                        clock.advance(1);
+                        harness.runUntilIdle();
+                    }
+                    if (item instanceof WindowElement e) {
+                        producer.send(e, e.ts());
+                    }
+                } else if (item instanceof WindowElement e) {
+                    producer.send(e, e.ts());
+                } else {
+                    producer.watermark((Long) item);
+                }
+                harness.runUntilIdle();
+                groups.add(new ArrayList<>(out));
+                out.clear();
+            }
+            engine.failure().ifPresent(f -> groups.add(List.of("ERROR " + f)));
+        } catch (RuntimeException ex) {
+            groups.add(List.of("ERROR " + ex));
+        } finally {
+            harness.close();
+        }
+        return groups;
+    }
+
+    private static CepEngine<WindowElement> engine(RandomWindowCase c, ManualClock clock, List<String> out,
+            boolean snapshots) {
         // one shard, or two for a third of the seeds: keys then live on different shards, each with its own
         // watermark and timers
-        CepEngine<WindowElement> engine = CepEngine.<WindowElement>builder().shards(c.seed() % 3 == 0 ? 2 : 1)
-                .flushOnClose(false)
-                .clock(clock).build();
+        CepEngine.Builder<WindowElement> builder = CepEngine.<WindowElement>builder().shards(c.seed() % 3 == 0 ? 2 : 1)
+                .flushOnClose(false).clock(clock);
+        if (snapshots) {
+            builder.snapshots(ELEMENTS, KEYS);
+        }
+        CepEngine<WindowElement> engine = builder.build();
         WindowedStream<WindowElement> windowed = engine.keyBy(WindowElement::key).window(assigner(c));
         Trigger<WindowElement> trigger = switch (c.trigger()) {
             case "count" -> CountTrigger.of(c.triggerN());
@@ -83,42 +150,74 @@ final class CepheusWindowReplay {
                     .results((k, w, v, ts) -> out.add(label(k, w, FlinkWindowReplay.result(v, false), ts)));
             case "concat" -> windowed.reduce((a, b) -> new WindowElement(a.key(), 0, a.ts(), a.id() + "." + b.id()))
                     .results((k, w, v, ts) -> out.add(label(k, w, FlinkWindowReplay.result(v, true), ts)));
-            case "agg" -> windowed.aggregate(new CountSum())
+            case "agg" -> windowed.aggregate(new CountSum(), COUNT_SUMS)
                     .results((k, w, v, ts) -> out.add(label(k, w, v, ts)));
             default -> windowed.<String>process((key, ctx, elements, o) -> o.collect("WIN k" + key + " "
                     + window(ctx.window()) + " " + FlinkWindowReplay.sortedValues(elements)))
                     .results((k, w, v, ts) -> out.add(v + " @" + ts));
         }
-        Producer<WindowElement> producer = engine.newProducer();
-        CepTestHarness<WindowElement> harness = CepTestHarness.start(engine);
-        try {
-            long[] times = c.processingTimes();
-            for (int i = 0; i < c.input().size(); i++) {
-                Object item = c.input().get(i);
-                if (c.processingTime()) {
-                    while (clock.millis() < times[i]) { // every millisecond, as a real clock passes them
-                        clock.advance(1);
-                        harness.runUntilIdle();
-                    }
-                    if (item instanceof WindowElement e) {
-                        producer.send(e, e.ts());
-                    }
-                } else if (item instanceof WindowElement e) {
-                    producer.send(e, e.ts());
-                } else {
-                    producer.watermark((Long) item);
-                }
-                harness.runUntilIdle();
-                groups.add(new ArrayList<>(out));
-                out.clear();
-            }
-            engine.failure().ifPresent(f -> groups.add(List.of("ERROR " + f)));
-        } catch (RuntimeException ex) {
-            groups.add(List.of("ERROR " + ex));
-        } finally {
-            harness.close();
+        return engine;
+    }
+
+    /** Writes the elements (and the reduced values, which are elements) in snapshots. */
+    private static final EventCodec<WindowElement> ELEMENTS = new EventCodec<>() {
+        @Override
+        public void write(WindowElement e, DataOutput out) throws IOException {
+            out.writeInt(e.key());
+            out.writeLong(e.value());
+            out.writeLong(e.ts());
+            out.writeUTF(e.id());
         }
-        return groups;
+
+        @Override
+        public WindowElement read(DataInput in) throws IOException {
+            return new WindowElement(in.readInt(), in.readLong(), in.readLong(), in.readUTF());
+        }
+    };
+
+    private static final EventCodec<Object> KEYS = new EventCodec<>() {
+        @Override
+        public void write(Object key, DataOutput out) throws IOException {
+            out.writeInt((Integer) key);
+        }
+
+        @Override
+        public Object read(DataInput in) throws IOException {
+            return in.readInt();
+        }
+    };
+
+    /** {@link CountSum}'s accumulators: count and sum. */
+    private static final EventCodec<long[]> COUNT_SUMS = new EventCodec<>() {
+        @Override
+        public void write(long[] acc, DataOutput out) throws IOException {
+            out.writeLong(acc[0]);
+            out.writeLong(acc[1]);
+        }
+
+        @Override
+        public long[] read(DataInput in) throws IOException {
+            return new long[] {in.readLong(), in.readLong()};
+        }
+    };
+
+    private static byte[] snapshot(CepTestHarness<WindowElement> harness) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            harness.snapshot(out, ELEMENTS, KEYS);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    private static CepTestHarness<WindowElement> restore(CepEngine<WindowElement> engine, byte[] snapshot) {
+        try {
+            return CepTestHarness.restore(engine, new DataInputStream(new ByteArrayInputStream(snapshot)), ELEMENTS,
+                    KEYS);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static String label(Object key, Window w, String result, long ts) {

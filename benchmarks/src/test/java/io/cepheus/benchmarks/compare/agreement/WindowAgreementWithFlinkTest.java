@@ -126,6 +126,56 @@ class WindowAgreementWithFlinkTest {
     }
 
     /**
+     * Snapshots: the event-time and processing-time cases again, each Cepheus run cut at a random input item,
+     * snapshotted there (every window operator, trigger, evictor and function the cases draw takes part) and
+     * continued by a fresh engine restored from the snapshot, on the same clock; after each input item both engines
+     * together must have emitted what Flink emits uninterrupted (the same rules and exclusions as the uncut tests).
+     * {@code -Dcepheus.agreement.restoreCases=N} (default 600 of each).
+     */
+    @Test
+    void restoredFromASnapshotCepheusEmitsWhatFlinksWindowOperatorEmits() {
+        int cases = Integer.getInteger("cepheus.agreement.restoreCases", 600);
+        int same = 0;
+        int leftOut = 0;
+        List<String> differences = new ArrayList<>();
+        for (long seed = FIRST_SEED; seed < FIRST_SEED + cases; seed++) {
+            for (boolean processingTime : new boolean[] {false, true}) {
+                RandomWindowCase drawn = RandomWindowCase.draw(seed);
+                RandomWindowCase c = processingTime ? drawn.inProcessingTime() : drawn;
+                boolean farFuture = processingTime
+                        && c.input().stream().anyMatch(o -> o instanceof WindowElement e && e.ts() > 1_000_000);
+                if (farFuture || c.orderMayDiffer() || c.hitsFlinksEqualMergedSessionBug()) {
+                    leftOut++;
+                    continue;
+                }
+                List<List<String>> flink = FlinkWindowReplay.run(c);
+                if (!flink.isEmpty() && flink.get(flink.size() - 1).stream().anyMatch(s -> s.startsWith("ERROR"))) {
+                    leftOut++;
+                    continue;
+                }
+                int cut = new java.util.Random(seed ^ 0x5A5A).nextInt(c.input().size() + 1);
+                String difference = firstDifference(c, flink, CepheusWindowReplay.runRestoredAt(c, cut));
+                if (difference != null) {
+                    differences.add(c + (processingTime ? " in processing time" : "") + ", restored after item " + cut
+                            + "\n  " + difference);
+                } else {
+                    same++;
+                }
+            }
+        }
+        int compared = same + differences.size();
+        System.out.printf("window agreement with Flink across a snapshot and restore: %d cases from seed %d in event"
+                + " and in processing time, %d compared: %d the same, %d different; left out %d%n", cases,
+                FIRST_SEED, compared, same, differences.size(), leftOut);
+        if (!differences.isEmpty()) {
+            fail(differences.size() + " of " + compared + " restored cases differ from Flink; the first "
+                    + Math.min(SHOWN, differences.size()) + ":\n"
+                    + String.join("\n", differences.subList(0, Math.min(SHOWN, differences.size()))));
+        }
+        assertTrue(compared >= cases, "too few cases compared: " + compared);
+    }
+
+    /**
      * Sliding windows over many keys ({@link RandomWindowCase#drawManyKeys}: 6,000 keys, about 30,000 elements),
      * so that the slice operator holds more than 16,384 slices and loads elements and firings in batches, reading
      * ahead (in about half the cases: a bug planted in that path was caught by 3 of 6); compared after every input
