@@ -15,15 +15,19 @@ import io.cepheus.runtime.join.IntervalJoinSnapshotTest.Order;
 import io.cepheus.runtime.join.IntervalJoinSnapshotTest.Payment;
 import io.cepheus.runtime.time.ManualClock;
 import io.cepheus.runtime.time.WatermarkStrategy;
+import io.cepheus.runtime.window.ContinuousEventTimeTrigger;
+import io.cepheus.runtime.window.CountEvictor;
 import io.cepheus.runtime.window.EventTimeSessionWindows;
 import io.cepheus.runtime.window.SlidingEventTimeWindows;
+import io.cepheus.runtime.window.TumblingEventTimeWindows;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
  * One engine with every kind of operator that takes part in snapshots, on the same keyed stream: a pattern,
- * sliding windows, sessions, an interval join and a temporal join. They share each shard's key dictionary, and the
+ * sliding windows, sessions, a window with a continuous trigger and an evictor, a window join, an interval join and
+ * a temporal join. They share each shard's key dictionary, and the
  * shard keeps a key while any of them holds it. Run, snapshot at a random cut, restore, continue: the outputs of
  * all of them, interleaved as they come, must be those of an uninterrupted run.
  */
@@ -48,6 +52,15 @@ class MixedOperatorsSnapshotTest {
         keyed.window(EventTimeSessionWindows.withGap(Duration.ofMillis(4)))
                 .reduce((a, b) -> a instanceof Order o ? new Order(o.key(), o.n() * 3 + n(b), o.ts()) : b)
                 .results((k, w, r, ts) -> out.add("session " + k + " " + w + " " + r + " @" + ts));
+        // the general window operator: a trigger with state and timers, an evictor, a window join; their timers
+        // share the shard's timer service with the pattern's and the other windows'
+        keyed.window(TumblingEventTimeWindows.of(Duration.ofMillis(7)))
+                .trigger(ContinuousEventTimeTrigger.of(Duration.ofMillis(2))).evictor(CountEvictor.of(3))
+                .reduce((a, b) -> a instanceof Order o ? new Order(o.key(), o.n() * 3 + n(b), o.ts()) : b)
+                .results((k, w, r, ts) -> out.add("continuous " + k + " " + w + " " + r + " @" + ts));
+        keyed.join(Order.class, Payment.class).window(TumblingEventTimeWindows.of(Duration.ofMillis(5)))
+                .apply((Order o, Payment p) -> "o" + o.n() + " p" + p.n())
+                .results((k, w, line, ts) -> out.add("window join " + k + " " + w + " " + line + " @" + ts));
         keyed.intervalJoin(Order.class, Payment.class).between(Duration.ofMillis(-2), Duration.ofMillis(5))
                 .leftOuter()
                 .<String>process((o, p, ctx, c) -> c.collect("o" + o.n() + " " + (p == null ? "-" : "p" + p.n())))
