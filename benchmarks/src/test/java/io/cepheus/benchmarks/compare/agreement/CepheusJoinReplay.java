@@ -1,5 +1,6 @@
 package io.cepheus.benchmarks.compare.agreement;
 
+import io.cepheus.nfa.EventCodec;
 import io.cepheus.runtime.CepEngine;
 import io.cepheus.runtime.CepTestHarness;
 import io.cepheus.runtime.IntervalJoin;
@@ -17,8 +18,17 @@ import io.cepheus.runtime.window.Trigger;
 import io.cepheus.runtime.window.TumblingEventTimeWindows;
 import io.cepheus.runtime.window.TumblingProcessingTimeWindows;
 import io.cepheus.runtime.window.WindowAssigner;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInput;
+import java.io.DataInputStream;
+import java.io.DataOutput;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Replays a {@link RandomJoinCase} through a Cepheus engine: one keyed stream of both sides' elements (a side
@@ -34,11 +44,22 @@ final class CepheusJoinReplay {
     }
 
     static JoinOutputs intervalJoin(RandomJoinCase c) {
+        return intervalJoin(c, -1);
+    }
+
+    /**
+     * @param cut the input item before which the engine is snapshotted and a fresh one restored from the snapshot
+     *            takes over (its outputs should be those of an uninterrupted run), or -1 for none
+     */
+    static JoinOutputs intervalJoin(RandomJoinCase c, int cut) {
         JoinOutputs o = new JoinOutputs();
         int[] item = {0};
-        CepEngine<String> engine = CepEngine.<String>builder().shards(c.shards()).inboxCapacity(4096).build();
-        try {
+        Supplier<CepEngine<String>> engines = () -> {
+            CepEngine<String> engine = builder(c, cut).build();
             IntervalJoin<String, String, String> join = engine.keyBy(RandomJoinCase::keyOf).intervalJoin(LEFT, RIGHT);
+            if (cut >= 0) {
+                join.snapshotCodecs(STRINGS, STRINGS);
+            }
             join.between(Duration.ofMillis(c.lower()), Duration.ofMillis(c.upper()));
             if (c.lowerExclusive()) {
                 join.lowerBoundExclusive();
@@ -57,21 +78,30 @@ final class CepheusJoinReplay {
                     .results((k, joined, ts) -> o.add(item[0], "PAIR " + JoinOutputs.pair(joined) + " @" + ts))
                     .lateLeft((k, e, ts) -> o.add(item[0], "LATE L:" + e))
                     .lateRight((k, e, ts) -> o.add(item[0], "LATE R:" + e));
+            return engine;
+        };
+        CepEngine<String> engine;
+        try {
+            engine = engines.get();
         } catch (IllegalArgumentException e) {
             o.refuse("bounds");
             return o;
         }
-        feed(c, engine, item);
+        feed(c, engine, engines, cut, item, null);
         return o;
     }
 
     static JoinOutputs windowJoin(RandomJoinCase c) {
+        return windowJoin(c, -1);
+    }
+
+    /** @param cut as for {@link #intervalJoin(RandomJoinCase, int)} */
+    static JoinOutputs windowJoin(RandomJoinCase c, int cut) {
         JoinOutputs o = new JoinOutputs();
         int[] item = {0};
         ManualClock clock = new ManualClock(0);
-        CepEngine<String> engine = CepEngine.<String>builder().shards(c.shards()).inboxCapacity(4096).clock(clock)
-                .build();
-        try {
+        Supplier<CepEngine<String>> engines = () -> {
+            CepEngine<String> engine = builder(c, cut).clock(clock).build();
             Trigger<String> trigger = trigger(c);
             if (c.family().equals("wj")) {
                 var windowed = engine.keyBy(RandomJoinCase::keyOf).join(LEFT, RIGHT).window(assigner(c));
@@ -92,26 +122,56 @@ final class CepheusJoinReplay {
                         .<String>apply((lefts, rights, out) -> out.collect(FlinkJoinReplay.coGroupText(lefts, rights)))
                         .results((k, w, text, ts) -> o.add(item[0], text + " @" + ts));
             }
+            return engine;
+        };
+        CepEngine<String> engine;
+        try {
+            engine = engines.get();
         } catch (IllegalArgumentException e) {
             o.refuse("window");
             return o;
         }
-        if (c.processingTime()) {
-            feedInProcessingTime(c, engine, item, clock);
-        } else {
-            feed(c, engine, item);
-        }
+        feed(c, engine, engines, cut, item, c.processingTime() ? clock : null);
         return o;
     }
 
-    private static void feed(RandomJoinCase c, CepEngine<String> engine, int[] item) {
+    /** @return the case's engine builder, with snapshot codecs if it is to be cut */
+    private static CepEngine.Builder<String> builder(RandomJoinCase c, int cut) {
+        CepEngine.Builder<String> builder = CepEngine.<String>builder().shards(c.shards()).inboxCapacity(4096);
+        return cut >= 0 ? builder.snapshots(STRINGS, KEYS) : builder;
+    }
+
+    /**
+     * Feeds the case, one producer per side, draining after every item. In processing time ({@code clock} not
+     * null) the clock passes every millisecond up to each item's arrival and watermarks only move it. Before item
+     * {@code cut} the engine is snapshotted and a fresh one from {@code engines}, restored from it, takes over.
+     */
+    private static void feed(RandomJoinCase c, CepEngine<String> engine, Supplier<CepEngine<String>> engines, int cut,
+            int[] item, ManualClock clock) {
         Producer<String> left = engine.newProducer();
         Producer<String> right = engine.newProducer();
         CepTestHarness<String> harness = CepTestHarness.start(engine);
+        long[] times = clock == null ? null : c.processingTimes();
         try {
             for (int i = 0; i <= c.input().size(); i++) {
                 item[0] = i;
-                if (i == c.input().size()) {
+                if (i == cut) {
+                    byte[] snapshot = snapshot(harness);
+                    CepEngine<String> restored = engines.get();
+                    left = restored.newProducer();
+                    right = restored.newProducer();
+                    harness = restore(restored, snapshot);
+                }
+                if (clock != null) {
+                    while (clock.millis() < times[i]) {
+                        clock.advance(1);
+                        harness.runUntilIdle();
+                    }
+                    if (i < c.input().size() && !c.input().get(i).isWatermark()) {
+                        RandomJoinCase.Item t = c.input().get(i);
+                        (t.side() == 'L' ? left : right).send(t.element(), t.ts());
+                    }
+                } else if (i == c.input().size()) {
                     left.watermark(Long.MAX_VALUE);
                     right.watermark(Long.MAX_VALUE);
                 } else {
@@ -134,28 +194,47 @@ final class CepheusJoinReplay {
         }
     }
 
-    /** Processing time: the clock passes every millisecond up to each item's arrival; watermarks only move it. */
-    private static void feedInProcessingTime(RandomJoinCase c, CepEngine<String> engine, int[] item,
-            ManualClock clock) {
-        Producer<String> left = engine.newProducer();
-        Producer<String> right = engine.newProducer();
-        CepTestHarness<String> harness = CepTestHarness.start(engine);
-        long[] times = c.processingTimes();
+    /** Writes the elements (strings), and the keys, in snapshots. */
+    private static final EventCodec<String> STRINGS = new EventCodec<>() {
+        @Override
+        public void write(String s, DataOutput out) throws IOException {
+            out.writeUTF(s);
+        }
+
+        @Override
+        public String read(DataInput in) throws IOException {
+            return in.readUTF();
+        }
+    };
+
+    private static final EventCodec<Object> KEYS = new EventCodec<>() {
+        @Override
+        public void write(Object key, DataOutput out) throws IOException {
+            out.writeUTF((String) key);
+        }
+
+        @Override
+        public Object read(DataInput in) throws IOException {
+            return in.readUTF();
+        }
+    };
+
+    private static byte[] snapshot(CepTestHarness<String> harness) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            harness.snapshot(out, STRINGS, KEYS);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    private static CepTestHarness<String> restore(CepEngine<String> engine, byte[] snapshot) {
         try {
-            for (int i = 0; i <= c.input().size(); i++) {
-                item[0] = i;
-                while (clock.millis() < times[i]) {
-                    clock.advance(1);
-                    harness.runUntilIdle();
-                }
-                if (i < c.input().size() && !c.input().get(i).isWatermark()) {
-                    RandomJoinCase.Item t = c.input().get(i);
-                    (t.side() == 'L' ? left : right).send(t.element(), t.ts());
-                }
-                harness.runUntilIdle();
-            }
-        } finally {
-            harness.close();
+            return CepTestHarness.restore(engine, new DataInputStream(new ByteArrayInputStream(snapshot)), STRINGS,
+                    KEYS);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -122,4 +122,63 @@ class JoinAgreementWithFlinkTest {
         assertTrue(withOutput >= same / 2, "too few cases with output: " + withOutput);
         assertTrue(withLate >= same / 10, "too few cases with late elements: " + withLate);
     }
+
+    /**
+     * Snapshots: the same cases, each Cepheus run cut at a random input item, snapshotted there and continued by a
+     * fresh engine restored from the snapshot (on the same clock); both engines together must emit what Flink emits
+     * uninterrupted, by the rules of the uncut tests. Window joins and coGroups also in processing time, on the
+     * cases near time zero. {@code -Dcepheus.agreement.restoreCases=N} (default 300 per family).
+     */
+    @ParameterizedTest(name = "{0} across a snapshot and restore")
+    @ValueSource(strings = {"ij", "wj", "cg"})
+    void restoredFromASnapshotCepheusEmitsWhatFlinksJoinOperatorsEmit(String family) throws Exception {
+        int cases = Integer.getInteger("cepheus.agreement.restoreCases", 300);
+        boolean interval = family.equals("ij");
+        int same = 0;
+        int boundary = 0;
+        int skipped = 0;
+        List<String> differences = new ArrayList<>();
+        for (long seed = FIRST_SEED; seed < FIRST_SEED + cases; seed++) {
+            for (boolean processingTime : interval ? new boolean[] {false} : new boolean[] {false, true}) {
+                RandomJoinCase drawn = RandomJoinCase.draw(seed, family);
+                RandomJoinCase c = processingTime ? drawn.inProcessingTime() : drawn;
+                if (processingTime && !c.nearZero()) {
+                    skipped++;
+                    continue;
+                }
+                int cut = new java.util.Random(seed ^ 0x5A5A).nextInt(c.input().size() + 2);
+                JoinOutputs flink = interval ? FlinkJoinReplay.intervalJoin(c) : FlinkJoinReplay.windowJoin(c);
+                JoinOutputs cepheus = interval ? CepheusJoinReplay.intervalJoin(c, cut)
+                        : CepheusJoinReplay.windowJoin(c, cut);
+                if (flink.error() != null || cepheus.error() != null) {
+                    if (!Objects.equals(flink.error(), cepheus.error())) {
+                        differences.add(c + " cut at " + cut + "\n    Flink:   " + flink + "\n    Cepheus: " + cepheus);
+                    } else {
+                        skipped++;
+                    }
+                    continue;
+                }
+                boolean lateToo = interval && !processingTime;
+                if (flink.multiset(true, lateToo).equals(cepheus.multiset(true, lateToo))) {
+                    same++;
+                } else if (interval
+                        && IntervalJoinModel.run(c, false).multiset(false, true).equals(flink.multiset(false, true))
+                        && IntervalJoinModel.run(c, true).multiset(false, true).equals(cepheus.multiset(false, true))) {
+                    boundary++;
+                } else {
+                    differences.add(c + (processingTime ? " in processing time" : "") + " cut at " + cut
+                            + "\n    Flink:   " + flink + "\n    Cepheus: " + cepheus);
+                }
+            }
+        }
+        System.out.printf("%s agreement with Flink across a snapshot and restore: %d cases from seed %d: %d the same,"
+                + " %d differing only by the documented cleanup boundary, %d different, %d skipped%n", family, cases,
+                FIRST_SEED, same, boundary, differences.size(), skipped);
+        if (!differences.isEmpty()) {
+            fail(differences.size() + " " + family + " restored cases differ from Flink; the first "
+                    + Math.min(SHOWN, differences.size()) + ":\n"
+                    + String.join("\n", differences.subList(0, Math.min(SHOWN, differences.size()))));
+        }
+        assertTrue(same >= cases / 2, "too few cases the same: " + same);
+    }
 }
