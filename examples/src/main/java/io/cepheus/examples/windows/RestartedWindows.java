@@ -90,8 +90,7 @@ public final class RestartedWindows {
     private static CepEngine<Payment> engine(List<String> results, boolean flushOnClose) {
         CepEngine<Payment> engine = CepEngine.<Payment>builder().shards(2).snapshots(PAYMENTS, USERS)
                 .flushOnClose(flushOnClose)
-                .watermarks(WatermarkStrategy.<Payment>forBoundedOutOfOrderness(Duration.ofSeconds(5))
-                        .withTimestampAssigner((p, ts) -> p.ts()))
+                .watermarks(WatermarkStrategy.<Payment>noWatermarks().withTimestampAssigner((p, ts) -> p.ts()))
                 .build();
         KeyedStream<Payment> byUser = engine.keyBy(Payment::user);
         byUser.window(TumblingEventTimeWindows.of(Duration.ofMinutes(1)))
@@ -128,7 +127,7 @@ public final class RestartedWindows {
         try (CepEngine<Payment> engine = engine(results, true)) {
             Producer<Payment> in = engine.newProducer();
             engine.start();
-            payments.forEach(in::send);
+            send(in, payments, 0, payments.size());
         }
         return sorted(results);
     }
@@ -147,7 +146,7 @@ public final class RestartedWindows {
         first.onSnapshot(snapshot::complete);
         Producer<Payment> in = first.newProducer();
         first.start();
-        payments.subList(0, crashAt).forEach(in::send);
+        send(in, payments, 0, crashAt);
         in.checkpoint(1);
         byte[] bytes = snapshot.get(1, TimeUnit.MINUTES);
         first.close(); // nothing was sent after the checkpoint; no final watermark: its open windows are lost
@@ -156,9 +155,27 @@ public final class RestartedWindows {
             second.restoreFrom(bytes);
             Producer<Payment> rest = second.newProducer();
             second.start();
-            payments.subList(crashAt, payments.size()).forEach(rest::send);
+            send(rest, payments, crashAt, payments.size());
         }
         return sorted(results);
+    }
+
+    /**
+     * Sends payments {@code [from, to)}, with a watermark 5 s behind the latest time so far after every 100th: in
+     * band, at fixed places in the input, so a run's results depend on its input alone, not on how fast the threads
+     * ran (a periodic watermark would follow the wall clock).
+     */
+    private static void send(Producer<Payment> in, List<Payment> payments, int from, int to) {
+        long latest = Long.MIN_VALUE;
+        for (int i = 0; i < to; i++) {
+            latest = Math.max(latest, payments.get(i).ts());
+            if (i >= from) {
+                in.send(payments.get(i));
+                if (i % 100 == 99) {
+                    in.watermark(latest - 5_000);
+                }
+            }
+        }
     }
 
     private static List<String> sorted(List<String> results) {
