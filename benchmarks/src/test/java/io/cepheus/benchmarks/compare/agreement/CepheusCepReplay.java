@@ -9,14 +9,9 @@ import io.cepheus.runtime.Producer;
 import io.cepheus.runtime.UserCodeException;
 import io.cepheus.runtime.time.ManualClock;
 import io.cepheus.runtime.time.WatermarkStrategy;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInput;
-import java.io.DataInputStream;
 import java.io.DataOutput;
-import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -71,10 +66,10 @@ final class CepheusCepReplay {
             if (cut >= 0) {
                 feed(c, 0, cut, processingTime, times, clock, producer, harness, drains);
                 harness.runUntilIdle(); // a snapshot is taken between batches
-                byte[] snapshot = snapshot(harness);
+                byte[] snapshot = ReplaySnapshots.snapshot(harness, EVENTS, ReplaySnapshots.INT_KEYS);
                 CepEngine<AgreementEvent> restored = engine(c, processingTime, clock, outputs, counted);
                 producer = restored.newProducer();
-                harness = restore(restored, snapshot);
+                harness = ReplaySnapshots.restore(restored, snapshot, EVENTS, ReplaySnapshots.INT_KEYS);
                 feed(c, cut, c.input().size(), processingTime, times, clock, producer, harness, drains);
             } else {
                 feed(c, 0, c.input().size(), processingTime, times, clock, producer, harness, drains);
@@ -95,7 +90,7 @@ final class CepheusCepReplay {
         CepEngine<AgreementEvent> engine = CepEngine.<AgreementEvent>builder().shards(c.shards()).batchSize(c.batch())
                 .clock(clock)
                 .watermarks(WatermarkStrategy.<AgreementEvent>noWatermarks().withTimestampAssigner((e, t) -> e.ts()))
-                .snapshots(EVENTS, KEYS).build();
+                .snapshots(EVENTS, ReplaySnapshots.INT_KEYS).build();
         KeyedStream<AgreementEvent> keyed = engine.keyBy(AgreementEvent::key);
         for (int p = 0; p < c.patterns().size(); p++) {
             int pattern = p;
@@ -143,25 +138,6 @@ final class CepheusCepReplay {
         }
     }
 
-    private static byte[] snapshot(CepTestHarness<AgreementEvent> harness) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            harness.snapshot(out, EVENTS, KEYS);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return bytes.toByteArray();
-    }
-
-    private static CepTestHarness<AgreementEvent> restore(CepEngine<AgreementEvent> engine, byte[] snapshot) {
-        try {
-            return CepTestHarness.restore(engine, new DataInputStream(new ByteArrayInputStream(snapshot)), EVENTS,
-                    KEYS);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
     /** Adds a match or timeout; they count toward the limit, as on Flink's side (late events do not). */
     private static void add(List<CepOutput> outputs, int[] counted, CepOutput output) {
         outputs.add(output);
@@ -183,18 +159,6 @@ final class CepheusCepReplay {
         @Override
         public AgreementEvent read(DataInput in) throws IOException {
             return new AgreementEvent(in.readInt(), in.readChar(), in.readInt(), in.readInt(), in.readLong());
-        }
-    };
-
-    private static final EventCodec<Object> KEYS = new EventCodec<>() {
-        @Override
-        public void write(Object key, DataOutput out) throws IOException {
-            out.writeInt((Integer) key);
-        }
-
-        @Override
-        public Object read(DataInput in) throws IOException {
-            return in.readInt();
         }
     };
 }

@@ -18,14 +18,9 @@ import io.cepheus.runtime.window.Trigger;
 import io.cepheus.runtime.window.TumblingEventTimeWindows;
 import io.cepheus.runtime.window.TumblingProcessingTimeWindows;
 import io.cepheus.runtime.window.WindowAssigner;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInput;
-import java.io.DataInputStream;
 import java.io.DataOutput;
-import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -156,11 +151,11 @@ final class CepheusJoinReplay {
             for (int i = 0; i <= c.input().size(); i++) {
                 item[0] = i;
                 if (i == cut) {
-                    byte[] snapshot = snapshot(harness);
+                    byte[] snapshot = ReplaySnapshots.snapshot(harness, STRINGS, KEYS);
                     CepEngine<String> restored = engines.get();
                     left = restored.newProducer();
                     right = restored.newProducer();
-                    harness = restore(restored, snapshot);
+                    harness = ReplaySnapshots.restore(restored, snapshot, STRINGS, KEYS);
                 }
                 if (clock != null) {
                     while (clock.millis() < times[i]) {
@@ -218,25 +213,6 @@ final class CepheusJoinReplay {
             return in.readUTF();
         }
     };
-
-    private static byte[] snapshot(CepTestHarness<String> harness) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            harness.snapshot(out, STRINGS, KEYS);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return bytes.toByteArray();
-    }
-
-    private static CepTestHarness<String> restore(CepEngine<String> engine, byte[] snapshot) {
-        try {
-            return CepTestHarness.restore(engine, new DataInputStream(new ByteArrayInputStream(snapshot)), STRINGS,
-                    KEYS);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 
     private static WindowAssigner<String> assigner(RandomJoinCase c) {
         if (c.processingTime()) {

@@ -1,14 +1,9 @@
 package io.cepheus.benchmarks.compare.agreement;
 
 import io.cepheus.nfa.EventCodec;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInput;
-import java.io.DataInputStream;
 import java.io.DataOutput;
-import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import io.cepheus.runtime.CepEngine;
 import io.cepheus.runtime.CepTestHarness;
 import io.cepheus.runtime.Producer;
@@ -75,10 +70,10 @@ final class CepheusWindowReplay {
             long[] times = c.processingTimes();
             for (int i = 0; i < c.input().size(); i++) {
                 if (i == cut) {
-                    byte[] snapshot = snapshot(harness);
+                    byte[] snapshot = ReplaySnapshots.snapshot(harness, ELEMENTS, ReplaySnapshots.INT_KEYS);
                     engine = engine(c, clock, out, true);
                     producer = engine.newProducer();
-                    harness = restore(engine, snapshot);
+                    harness = ReplaySnapshots.restore(engine, snapshot, ELEMENTS, ReplaySnapshots.INT_KEYS);
                 }
                 Object item = c.input().get(i);
                 if (c.processingTime()) {
@@ -114,7 +109,7 @@ final class CepheusWindowReplay {
         CepEngine.Builder<WindowElement> builder = CepEngine.<WindowElement>builder().shards(c.seed() % 3 == 0 ? 2 : 1)
                 .flushOnClose(false).clock(clock);
         if (snapshots) {
-            builder.snapshots(ELEMENTS, KEYS);
+            builder.snapshots(ELEMENTS, ReplaySnapshots.INT_KEYS);
         }
         CepEngine<WindowElement> engine = builder.build();
         WindowedStream<WindowElement> windowed = engine.keyBy(WindowElement::key).window(assigner(c));
@@ -175,18 +170,6 @@ final class CepheusWindowReplay {
         }
     };
 
-    private static final EventCodec<Object> KEYS = new EventCodec<>() {
-        @Override
-        public void write(Object key, DataOutput out) throws IOException {
-            out.writeInt((Integer) key);
-        }
-
-        @Override
-        public Object read(DataInput in) throws IOException {
-            return in.readInt();
-        }
-    };
-
     /** {@link CountSum}'s accumulators: count and sum. */
     private static final EventCodec<long[]> COUNT_SUMS = new EventCodec<>() {
         @Override
@@ -200,25 +183,6 @@ final class CepheusWindowReplay {
             return new long[] {in.readLong(), in.readLong()};
         }
     };
-
-    private static byte[] snapshot(CepTestHarness<WindowElement> harness) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            harness.snapshot(out, ELEMENTS, KEYS);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return bytes.toByteArray();
-    }
-
-    private static CepTestHarness<WindowElement> restore(CepEngine<WindowElement> engine, byte[] snapshot) {
-        try {
-            return CepTestHarness.restore(engine, new DataInputStream(new ByteArrayInputStream(snapshot)), ELEMENTS,
-                    KEYS);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 
     private static String label(Object key, Window w, String result, long ts) {
         return "WIN k" + key + " " + window(w) + " " + result + " @" + ts;
