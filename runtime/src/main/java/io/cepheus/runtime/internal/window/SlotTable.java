@@ -1,6 +1,9 @@
 package io.cepheus.runtime.internal.window;
 
 import io.cepheus.runtime.window.Window;
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.util.Arrays;
 
 /**
@@ -65,7 +68,7 @@ final class SlotTable {
      * Writes which indexes new slots take next (for snapshots): a slot's index names its timers, and timers due at
      * the same time fire in namespace order, so a restored table must hand out the same indexes.
      */
-    void writeIndexes(java.io.DataOutput out) throws java.io.IOException {
+    void writeIndexes(DataOutput out) throws IOException {
         out.writeInt(slotBound);
         out.writeInt(freeCount);
         for (int i = 0; i < freeCount; i++) {
@@ -74,11 +77,11 @@ final class SlotTable {
     }
 
     /** Reads what {@link #writeIndexes} wrote into this empty table, before the slots are restored. */
-    void readIndexes(java.io.DataInput in) throws java.io.IOException {
+    void readIndexes(DataInput in) throws IOException {
         int bound = in.readInt();
         int free = in.readInt();
         if (bound < 0 || free < 0 || free > bound) {
-            throw new java.io.IOException("a window slot table of " + bound + " indexes, " + free + " free");
+            throw new IOException("a window slot table of " + bound + " indexes, " + free + " free");
         }
         slotBound = bound;
         slots = Arrays.copyOf(slots, Math.max(slots.length, Integer.highestOneBit(Math.max(1, bound)) << 1));
@@ -86,7 +89,7 @@ final class SlotTable {
         for (int i = 0; i < free; i++) {
             int index = in.readInt();
             if (index < 0 || index >= bound) {
-                throw new java.io.IOException("free window slot index " + index + " of " + bound);
+                throw new IOException("free window slot index " + index + " of " + bound);
             }
             freeSlots[i] = index;
         }
@@ -94,9 +97,9 @@ final class SlotTable {
     }
 
     /** @return a restored slot at the index it had (one {@link #readIndexes} left in use) */
-    WindowSlot restore(int index, int keyId, long start, long end, Window window) throws java.io.IOException {
+    WindowSlot restore(int index, int keyId, long start, long end, Window window) throws IOException {
         if (index < 0 || index >= slotBound || slots[index] != null) {
-            throw new java.io.IOException("window slot index " + index + " is out of range or taken twice");
+            throw new IOException("window slot index " + index + " is out of range or taken twice");
         }
         WindowSlot w = new WindowSlot(index, keyId, start, end, window);
         slots[index] = w;
@@ -105,10 +108,10 @@ final class SlotTable {
     }
 
     /** After the slots are restored: checks that no free index is in use. */
-    void checkFreeIndexes() throws java.io.IOException {
+    void checkFreeIndexes() throws IOException {
         for (int i = 0; i < freeCount; i++) {
             if (slots[freeSlots[i]] != null) {
-                throw new java.io.IOException("window slot index " + freeSlots[i] + " is both free and in use");
+                throw new IOException("window slot index " + freeSlots[i] + " is both free and in use");
             }
         }
     }

@@ -1,7 +1,11 @@
 package io.cepheus.runtime.internal.window;
 
+import io.cepheus.nfa.EventCodec;
 import io.cepheus.runtime.window.AggregateFunction;
 import io.cepheus.runtime.window.ReduceFunction;
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 
 /**
  * What a {@link WindowOperator}'s windows hold: one reduced value or accumulator (incremental functions without
@@ -107,8 +111,8 @@ final class WindowContents<T> {
      * @param elementCodec     writes elements
      * @param accumulatorCodec writes accumulators (null unless the function is an aggregate)
      */
-    void writeTo(WindowSlot w, java.io.DataOutput out, io.cepheus.nfa.EventCodec<Object> elementCodec,
-            io.cepheus.nfa.EventCodec<Object> accumulatorCodec) throws java.io.IOException {
+    void writeTo(WindowSlot w, DataOutput out, EventCodec<Object> elementCodec,
+            EventCodec<Object> accumulatorCodec) throws IOException {
         if (w.contents == null) {
             out.writeInt(-1);
         } else if (incremental) {
@@ -125,22 +129,22 @@ final class WindowContents<T> {
     }
 
     /** Reads what {@link #writeTo} wrote into the empty window {@code w}, counting what it holds. */
-    void readFrom(WindowSlot w, java.io.DataInput in, io.cepheus.nfa.EventCodec<Object> elementCodec,
-            io.cepheus.nfa.EventCodec<Object> accumulatorCodec) throws java.io.IOException {
+    void readFrom(WindowSlot w, DataInput in, EventCodec<Object> elementCodec,
+            EventCodec<Object> accumulatorCodec) throws IOException {
         int n = in.readInt();
         if (n == -1) {
             return;
         }
         if (incremental) {
             if (n != 1) {
-                throw new java.io.IOException("an incremental window's contents of " + n + " values");
+                throw new IOException("an incremental window's contents of " + n + " values");
             }
             w.contents = (reduce != null ? elementCodec : accumulatorCodec).read(in);
             accumulators++;
             return;
         }
         if (n < 1) {
-            throw new java.io.IOException("a window's contents of " + n + " elements");
+            throw new IOException("a window's contents of " + n + " elements");
         }
         ElementList list = new ElementList();
         for (int i = 0; i < n; i++) {

@@ -1,5 +1,6 @@
 package io.cepheus.runtime.internal.window;
 
+import io.cepheus.nfa.EventCodec;
 import io.cepheus.runtime.OutputTag;
 import io.cepheus.runtime.internal.cep.KeyDictionary;
 import io.cepheus.runtime.window.AccumulationMode;
@@ -9,6 +10,9 @@ import io.cepheus.runtime.window.KeyedStateStore;
 import io.cepheus.runtime.window.MergingWindowAssigner;
 import io.cepheus.runtime.window.ProcessWindowFunction;
 import io.cepheus.runtime.window.Window;
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -83,8 +87,8 @@ final class WindowEmitter<T, V, R> {
      *
      * @param stateCodec writes the state's values; null if the function keeps none (then there is none to write)
      */
-    void writeTo(java.io.DataOutput out, io.cepheus.nfa.EventCodec<Object> keyCodec,
-            io.cepheus.nfa.EventCodec<Object> stateCodec) throws java.io.IOException {
+    void writeTo(DataOutput out, EventCodec<Object> keyCodec,
+            EventCodec<Object> stateCodec) throws IOException {
         out.writeLong(firings);
         out.writeLong(results);
         out.writeLong(retractions);
@@ -102,14 +106,14 @@ final class WindowEmitter<T, V, R> {
     }
 
     /** Reads what {@link #writeTo} wrote into this fresh emitter (the key dictionary already restored). */
-    void readFrom(java.io.DataInput in, io.cepheus.nfa.EventCodec<Object> keyCodec,
-            io.cepheus.nfa.EventCodec<Object> stateCodec) throws java.io.IOException {
+    void readFrom(DataInput in, EventCodec<Object> keyCodec,
+            EventCodec<Object> stateCodec) throws IOException {
         firings = in.readLong();
         results = in.readLong();
         retractions = in.readLong();
         int n = in.readInt();
         if (n < 0) {
-            throw new java.io.IOException("window state of " + n + " keys");
+            throw new IOException("window state of " + n + " keys");
         }
         for (int i = 0; i < n; i++) {
             Object key = keyCodec.read(in);
@@ -118,7 +122,7 @@ final class WindowEmitter<T, V, R> {
                 globalStateOfKey = Arrays.copyOf(globalStateOfKey, Math.max(id + 1, globalStateOfKey.length * 2));
             }
             if (globalStateOfKey[id] != null) {
-                throw new java.io.IOException("key " + key + " has its window state twice");
+                throw new IOException("key " + key + " has its window state twice");
             }
             MapStore store = new MapStore(stateRefusal);
             store.readFrom(in, stateCodec);

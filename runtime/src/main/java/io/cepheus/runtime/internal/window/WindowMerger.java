@@ -6,6 +6,9 @@ import io.cepheus.runtime.window.MergingWindowAssigner;
 import io.cepheus.runtime.window.ProcessingTimeSessionWindows;
 import io.cepheus.runtime.window.TimeWindow;
 import io.cepheus.runtime.window.Trigger;
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -94,7 +97,7 @@ final class WindowMerger<T> {
      * Writes each key's windows in the order they were opened (for snapshots): merged contents combine in that
      * order, so a restored key must keep it. A list is written as its slot indexes, which name the key too.
      */
-    void writeOrder(java.io.DataOutput out) throws java.io.IOException {
+    void writeOrder(DataOutput out) throws IOException {
         int n = 0;
         for (IntArrayList list : windowsOfKey) {
             n += list == null ? 0 : 1;
@@ -111,15 +114,15 @@ final class WindowMerger<T> {
     }
 
     /** Reads what {@link #writeOrder} wrote, once the slots are restored (without {@link #added}). */
-    void readOrder(java.io.DataInput in) throws java.io.IOException {
+    void readOrder(DataInput in) throws IOException {
         int n = in.readInt();
         if (n < 0) {
-            throw new java.io.IOException("merging windows of " + n + " keys");
+            throw new IOException("merging windows of " + n + " keys");
         }
         for (int i = 0; i < n; i++) {
             int size = in.readInt();
             if (size < 1) {
-                throw new java.io.IOException("a key with " + size + " merging windows");
+                throw new IOException("a key with " + size + " merging windows");
             }
             IntArrayList list = new IntArrayList(size);
             int keyId = -1;
@@ -127,7 +130,7 @@ final class WindowMerger<T> {
                 int index = in.readInt();
                 WindowSlot w = slots.at(index);
                 if (w == null || (keyId >= 0 && w.keyId != keyId)) {
-                    throw new java.io.IOException("merging window slot " + index + " is not a window of its key");
+                    throw new IOException("merging window slot " + index + " is not a window of its key");
                 }
                 keyId = w.keyId;
                 list.add(index);
@@ -136,7 +139,7 @@ final class WindowMerger<T> {
                 windowsOfKey = Arrays.copyOf(windowsOfKey, Math.max(keyId + 1, windowsOfKey.length * 2));
             }
             if (windowsOfKey[keyId] != null) {
-                throw new java.io.IOException("key id " + keyId + " has two lists of merging windows");
+                throw new IOException("key id " + keyId + " has two lists of merging windows");
             }
             windowsOfKey[keyId] = list;
         }

@@ -13,10 +13,14 @@ import io.cepheus.runtime.window.MergingWindowAssigner;
 import io.cepheus.runtime.window.TimeWindow;
 import io.cepheus.runtime.window.Trigger;
 import io.cepheus.runtime.window.TriggerResult;
+import io.cepheus.runtime.window.TriggerState;
 import io.cepheus.runtime.window.WindowAssigner;
 import java.io.DataInput;
 import java.io.DataOutput;
+import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
@@ -83,7 +87,7 @@ public final class WindowOperator<T, V, R> implements ShardOperator<T> {
     /** Snapshot codecs (null without snapshots or when not needed) and the trigger's states by declaration. */
     private final EventCodec<Object> accumulatorCodec;
     private final EventCodec<Object> stateCodec;
-    private final java.util.List<io.cepheus.runtime.window.TriggerState<?>> triggerStates;
+    private final List<TriggerState<?>> triggerStates;
 
     private final WindowTime time;
     private final SlotTable slots = new SlotTable();
@@ -466,7 +470,7 @@ public final class WindowOperator<T, V, R> implements ShardOperator<T> {
      */
     @Override
     public void writeState(DataOutput out, EventCodec<T> events, EventCodec<Object> keyCodec)
-            throws java.io.IOException {
+            throws IOException {
         @SuppressWarnings("unchecked")
         EventCodec<Object> elements = (EventCodec<Object>) events;
         out.writeLong(time.watermark());
@@ -487,7 +491,7 @@ public final class WindowOperator<T, V, R> implements ShardOperator<T> {
     }
 
     private void writeSlot(WindowSlot w, DataOutput out, EventCodec<Object> elements, EventCodec<Object> keyCodec)
-            throws java.io.IOException {
+            throws IOException {
         out.writeInt(w.index);
         keyCodec.write(keys.keyOf(w.keyId), out);
         out.writeLong(w.start);
@@ -504,8 +508,8 @@ public final class WindowOperator<T, V, R> implements ShardOperator<T> {
         out.writeInt(w.stateCount());
         for (int i = 0; i < w.stateCount(); i++) {
             @SuppressWarnings("unchecked")
-            io.cepheus.runtime.window.TriggerState<Object> state =
-                    (io.cepheus.runtime.window.TriggerState<Object>) w.stateKey(i);
+            TriggerState<Object> state =
+                    (TriggerState<Object>) w.stateKey(i);
             out.writeUTF(state.name());
             state.codec().write(w.stateValue(i), out); // only declared states with codecs can be set
         }
@@ -523,7 +527,7 @@ public final class WindowOperator<T, V, R> implements ShardOperator<T> {
 
     /** Restores what {@link #writeState} wrote into this fresh operator, re-registering the windows' timers. */
     @Override
-    public void readState(DataInput in, EventCodec<T> events, EventCodec<Object> keyCodec) throws java.io.IOException {
+    public void readState(DataInput in, EventCodec<T> events, EventCodec<Object> keyCodec) throws IOException {
         @SuppressWarnings("unchecked")
         EventCodec<Object> elements = (EventCodec<Object>) events;
         time.advance(in.readLong());
@@ -532,7 +536,7 @@ public final class WindowOperator<T, V, R> implements ShardOperator<T> {
         slots.readIndexes(in);
         long live = in.readLong();
         if (live < 0 || live > slots.indexBound()) {
-            throw new java.io.IOException("a window operator with " + live + " windows in " + slots.indexBound()
+            throw new IOException("a window operator with " + live + " windows in " + slots.indexBound()
                     + " slots");
         }
         for (long i = 0; i < live; i++) {
@@ -546,7 +550,7 @@ public final class WindowOperator<T, V, R> implements ShardOperator<T> {
     }
 
     private void readSlot(DataInput in, EventCodec<Object> elements, EventCodec<Object> keyCodec)
-            throws java.io.IOException {
+            throws IOException {
         int index = in.readInt();
         int keyId = keys.idOf(keyCodec.read(in));
         long start = in.readLong();
@@ -571,9 +575,9 @@ public final class WindowOperator<T, V, R> implements ShardOperator<T> {
         int states = count(in, "trigger states");
         for (int i = 0; i < states; i++) {
             String name = in.readUTF();
-            io.cepheus.runtime.window.TriggerState<?> state = WindowSnapshots.stateNamed(triggerStates, name);
+            TriggerState<?> state = WindowSnapshots.stateNamed(triggerStates, name);
             if (state == null) {
-                throw new java.io.IOException("the snapshot has trigger state '" + name + "', which trigger " + trigger
+                throw new IOException("the snapshot has trigger state '" + name + "', which trigger " + trigger
                         + " does not list in states()");
             }
             w.setState(state, state.codec().read(in));
@@ -584,7 +588,7 @@ public final class WindowOperator<T, V, R> implements ShardOperator<T> {
         }
         int results = in.readInt();
         if (results >= 0) {
-            java.util.List<Object> last = new java.util.ArrayList<>(results);
+            List<Object> last = new ArrayList<>(results);
             for (int i = 0; i < results; i++) {
                 last.add(elements.read(in));
             }
@@ -592,10 +596,10 @@ public final class WindowOperator<T, V, R> implements ShardOperator<T> {
         }
     }
 
-    private static int count(DataInput in, String what) throws java.io.IOException {
+    private static int count(DataInput in, String what) throws IOException {
         int n = in.readInt();
         if (n < 0) {
-            throw new java.io.IOException("a window with " + n + " " + what);
+            throw new IOException("a window with " + n + " " + what);
         }
         return n;
     }

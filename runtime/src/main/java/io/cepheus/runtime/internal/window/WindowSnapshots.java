@@ -1,5 +1,12 @@
 package io.cepheus.runtime.internal.window;
 
+import io.cepheus.runtime.window.AccumulationMode;
+import io.cepheus.runtime.window.Trigger;
+import io.cepheus.runtime.window.TriggerState;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
 /**
  * Which window operators take part in snapshots, and why the others do not. Every window operator does, given
  * codecs for what it keeps that is not an element: an aggregate's accumulators, the states a trigger keeps (it
@@ -42,7 +49,7 @@ public final class WindowSnapshots {
         if (spec.aggregate() != null && accumulatorCodec == null) {
             return NO_ACCUMULATOR_CODEC;
         }
-        if (spec.mode() == io.cepheus.runtime.window.AccumulationMode.ACCUMULATING_AND_RETRACTING) {
+        if (spec.mode() == AccumulationMode.ACCUMULATING_AND_RETRACTING) {
             if (sessions && spec.reduce() == null) {
                 return RETRACTED_AGGREGATE;
             }
@@ -64,11 +71,11 @@ public final class WindowSnapshots {
      * @return the states {@code trigger} lists, checked: each with a codec and a name of its own
      * @throws IllegalStateException naming the state that is not so
      */
-    static java.util.List<io.cepheus.runtime.window.TriggerState<?>> triggerStates(
-            io.cepheus.runtime.window.Trigger<?> trigger) {
-        java.util.List<io.cepheus.runtime.window.TriggerState<?>> states = java.util.List.copyOf(trigger.states());
-        java.util.Set<String> names = new java.util.HashSet<>();
-        for (io.cepheus.runtime.window.TriggerState<?> state : states) {
+    static List<TriggerState<?>> triggerStates(
+            Trigger<?> trigger) {
+        List<TriggerState<?>> states = List.copyOf(trigger.states());
+        Set<String> names = new HashSet<>();
+        for (TriggerState<?> state : states) {
             if (state.codec() == null) {
                 throw new IllegalStateException("trigger " + trigger + " lists state '" + state.name() + "' without"
                         + " a codec: give it one with TriggerState.of(name, merge, codec)");
@@ -82,9 +89,9 @@ public final class WindowSnapshots {
     }
 
     /** @return the state named {@code name} among {@code states}, or null */
-    static io.cepheus.runtime.window.TriggerState<?> stateNamed(
-            java.util.List<io.cepheus.runtime.window.TriggerState<?>> states, String name) {
-        for (io.cepheus.runtime.window.TriggerState<?> state : states) {
+    static TriggerState<?> stateNamed(
+            List<TriggerState<?>> states, String name) {
+        for (TriggerState<?> state : states) {
             if (state.name().equals(name)) {
                 return state;
             }

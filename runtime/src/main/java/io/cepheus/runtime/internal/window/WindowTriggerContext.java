@@ -2,6 +2,7 @@ package io.cepheus.runtime.internal.window;
 
 import io.cepheus.runtime.window.Trigger;
 import io.cepheus.runtime.window.TriggerState;
+import java.util.List;
 
 /**
  * The trigger context of the window being handled: timers through {@link SlotTimers}, trigger state in the
@@ -13,7 +14,7 @@ final class WindowTriggerContext implements Trigger.OnMergeContext {
     private final WindowTime time;
     private final SlotTimers timers;
     /** With snapshots: the trigger's declared states (all with codecs), the only ones it may set; else null. */
-    private final java.util.List<TriggerState<?>> declared;
+    private final List<TriggerState<?>> declared;
     private WindowSlot w;
     private WindowSlot[] mergedFrom;
 
@@ -25,7 +26,7 @@ final class WindowTriggerContext implements Trigger.OnMergeContext {
      * @param declared with snapshots, the states the trigger declared ({@code Trigger.states()}, each with a
      *                 codec): setting any other fails; null without snapshots
      */
-    WindowTriggerContext(WindowTime time, SlotTimers timers, java.util.List<TriggerState<?>> declared) {
+    WindowTriggerContext(WindowTime time, SlotTimers timers, List<TriggerState<?>> declared) {
         this.time = time;
         this.timers = timers;
         this.declared = declared;
