@@ -391,6 +391,50 @@ class GeneralWindowSnapshotTest {
         assertTrue(messages.toString().contains("stateCodec(codec)"), messages.toString());
     }
 
+    /**
+     * A window whose process function only read its state (so the window holds an empty store) is restored with a
+     * store that still refuses values while the engine has no state codec: the next snapshot could not write them.
+     */
+    @Test
+    void aRestoredStateStoreStillRefusesValuesWithoutACodec() {
+        java.util.function.Supplier<CepEngine<Ev>> engines = () -> {
+            CepEngine<Ev> engine = CepEngine.<Ev>builder().shards(1).snapshots(EVENTS, KEYS).flushOnClose(false)
+                    .watermarks(WatermarkStrategy.<Ev>noWatermarks().withTimestampAssigner((e, ts) -> e.ts()))
+                    .build();
+            engine.keyBy(Ev::key).window(TumblingEventTimeWindows.of(Duration.ofMillis(100)))
+                    .trigger(CountTrigger.of(2))
+                    .<String>process((key, ctx, elements, out) -> {
+                        int n = 0;
+                        for (Ev e : elements) {
+                            n++;
+                        }
+                        if (ctx.windowState().get("n") == null && n > 2) {
+                            ctx.windowState().put("n", (long) n);
+                        }
+                    })
+                    .results((k, w, r, ts) -> { });
+            return engine;
+        };
+        CepEngine<Ev> first = engines.get();
+        Producer<Ev> in = first.newProducer();
+        CepTestHarness<Ev> h = CepTestHarness.start(first);
+        in.send(new Ev(1, 1, 1));
+        in.send(new Ev(1, 2, 2)); // fires: the function reads its state, which makes the window's store
+        h.runUntilIdle();
+        byte[] bytes = ROUND_TRIP.snapshot(h);
+        CepEngine<Ev> restored = engines.get();
+        Producer<Ev> again = restored.newProducer();
+        CepTestHarness<Ev> h2 = ROUND_TRIP.restore(restored, bytes);
+        again.send(new Ev(1, 3, 3));
+        again.send(new Ev(1, 4, 4)); // fires with four elements: the function stores a value
+        RuntimeException e = assertThrows(RuntimeException.class, h2::runUntilIdle);
+        StringBuilder messages = new StringBuilder();
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            messages.append(t.getMessage()).append(" | ");
+        }
+        assertTrue(messages.toString().contains("stateCodec(codec)"), messages.toString());
+    }
+
     /** Retraction needs the last results kept: refused where they are not elements. */
     @Test
     void retractionOfNonElementResultsIsRefused() {

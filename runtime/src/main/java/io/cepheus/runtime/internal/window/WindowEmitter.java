@@ -124,10 +124,15 @@ final class WindowEmitter<T, V, R> {
             if (globalStateOfKey[id] != null) {
                 throw new IOException("key " + key + " has its window state twice");
             }
-            MapStore store = new MapStore(stateRefusal);
+            MapStore store = newStore();
             store.readFrom(in, stateCodec);
             globalStateOfKey[id] = store;
         }
+    }
+
+    /** @return an empty store for the process function's state, which refuses values where they have no codec */
+    MapStore newStore() {
+        return new MapStore(stateRefusal);
     }
 
     /** @return whether the process function keeps per-key state for {@code keyId} */
@@ -242,7 +247,7 @@ final class WindowEmitter<T, V, R> {
                         + " windows in globalState()");
             }
             if (w.windowState == null) {
-                w.windowState = new MapStore(stateRefusal);
+                w.windowState = newStore();
             }
             return w.windowState;
         }
@@ -254,7 +259,7 @@ final class WindowEmitter<T, V, R> {
                 globalStateOfKey = Arrays.copyOf(globalStateOfKey, Math.max(id + 1, globalStateOfKey.length * 2));
             }
             if (globalStateOfKey[id] == null) {
-                globalStateOfKey[id] = new MapStore(stateRefusal);
+                globalStateOfKey[id] = newStore();
             }
             return globalStateOfKey[id];
         }

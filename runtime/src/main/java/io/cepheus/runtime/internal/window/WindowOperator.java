@@ -583,7 +583,7 @@ public final class WindowOperator<T, V, R> implements ShardOperator<T> {
             w.setState(state, state.codec().read(in));
         }
         if (in.readBoolean()) {
-            w.windowState = new MapStore(null);
+            w.windowState = emitter.newStore();
             w.windowState.readFrom(in, stateCodec);
         }
         int results = in.readInt();
