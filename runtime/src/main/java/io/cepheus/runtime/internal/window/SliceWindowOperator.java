@@ -166,27 +166,17 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
      */
     public SliceWindowOperator(int operatorId, KeyDictionary keys, TimerService timers, Clock clock,
             WindowSpec<T, ?, ?> spec, WindowOutput<T, R> output, AtomicLongArray published) {
-        this(operatorId, keys, timers, clock, spec, output, published, null);
+        this(operatorId, keys, timers, clock, spec, output, published, null, false, null);
     }
 
     /**
-     * As the constructor without a codec, for an operator that takes part in snapshots.
+     * As the constructor without codecs, for an operator that takes part in snapshots.
      *
      * @param accumulatorCodec writes an aggregate's accumulators for snapshots; null for none (a reduce's values
      *                         are elements, written with the engine's event codec)
-     */
-    public SliceWindowOperator(int operatorId, KeyDictionary keys, TimerService timers, Clock clock,
-            WindowSpec<T, ?, ?> spec, WindowOutput<T, R> output, AtomicLongArray published,
-            EventCodec<Object> accumulatorCodec) {
-        this(operatorId, keys, timers, clock, spec, output, published, accumulatorCodec, false, null);
-    }
-
-    /**
-     * As the constructor with an accumulator codec, with a process function's state in snapshots.
-     *
-     * @param snapshots  whether the engine takes snapshots: then the process function may keep state only with a
-     *                   codec
-     * @param stateCodec writes the process function's per-key state values in snapshots, or null
+     * @param snapshots        whether the engine takes snapshots: then the process function may keep state only
+     *                         with a codec
+     * @param stateCodec       writes the process function's per-key state values in snapshots, or null
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
     public SliceWindowOperator(int operatorId, KeyDictionary keys, TimerService timers, Clock clock,

@@ -49,11 +49,6 @@ final class WindowEmitter<T, V, R> {
     private final SingleValue single = new SingleValue();
     private final RemainingValues remainingValues = new RemainingValues();
 
-    WindowEmitter(WindowSpec<T, V, R> spec, KeyDictionary keys, WindowOutput<T, R> output, WindowTime time,
-            WindowContents<T> contents) {
-        this(spec, keys, output, time, contents, null);
-    }
-
     /**
      * @param stateRefusal why the process function may not store state (an engine with snapshots, and no codec
      *                     for the state), or null if it may

@@ -111,20 +111,13 @@ public final class WindowOperator<T, V, R> implements ShardOperator<T> {
     private final WindowAssigner.Context assignerContext;
 
     /**
-     * @param operatorId the operator's id on the shard (its timers' namespace)
-     * @param keys       the shard's key dictionary
-     * @param timers     the shard's timer service
-     * @param clock      processing time
-     * @param spec       the configuration
-     * @param output     where results, retractions and late elements go
-     * @param published  counters published for other threads (length {@link #METRICS})
-     */
-    public WindowOperator(int operatorId, KeyDictionary keys, TimerService timers, Clock clock,
-            WindowSpec<T, V, R> spec, WindowOutput<T, R> output, AtomicLongArray published) {
-        this(operatorId, keys, timers, clock, spec, output, published, false, null, null);
-    }
-
-    /**
+     * @param operatorId   the operator's id on the shard (its timers' namespace)
+     * @param keys         the shard's key dictionary
+     * @param timers       the shard's timer service
+     * @param clock        processing time
+     * @param spec         the configuration
+     * @param output       where results, retractions and late elements go
+     * @param published    counters published for other threads (length {@link #METRICS})
      * @param snapshots    whether the engine takes snapshots: then the trigger may set only the states it lists
      *                     ({@link Trigger#states()}), and the process function may keep state only with a codec
      * @param accumulators writes the aggregate's accumulators in snapshots, or null

@@ -18,10 +18,6 @@ final class WindowTriggerContext implements Trigger.OnMergeContext {
     private WindowSlot w;
     private WindowSlot[] mergedFrom;
 
-    WindowTriggerContext(WindowTime time, SlotTimers timers) {
-        this(time, timers, null);
-    }
-
     /**
      * @param declared with snapshots, the states the trigger declared ({@code Trigger.states()}, each with a
      *                 codec): setting any other fails; null without snapshots
