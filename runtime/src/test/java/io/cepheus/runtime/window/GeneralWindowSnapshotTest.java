@@ -313,6 +313,52 @@ class GeneralWindowSnapshotTest {
         });
     }
 
+    /**
+     * Many keys and windows at once (thousands of slots, some freed and reused before the cut): the restored slot
+     * table grows to hold them at their numbers, and hands out the same numbers afterwards.
+     */
+    @Test
+    void manyOpenWindowsRestoreAtTheirSlotNumbers() {
+        int events = 6_000;
+        List<Integer> keysOf = new ArrayList<>();
+        java.util.SplittableRandom random = new java.util.SplittableRandom(SEED);
+        for (int i = 0; i < events; i++) {
+            keysOf.add(random.nextInt(700));
+        }
+        for (int cut : new int[] {1_500, 3_001, 5_999}) {
+            SnapshotRoundTrip.Outcome<Ev> run = ROUND_TRIP.run(out -> {
+                CepEngine<Ev> engine = CepEngine.<Ev>builder().shards(2).snapshots(EVENTS, KEYS).flushOnClose(false)
+                        .watermarks(WatermarkStrategy.<Ev>noWatermarks().withTimestampAssigner((e, ts) -> e.ts()))
+                        .build();
+                engine.keyBy(Ev::key).window(SlidingEventTimeWindows.of(Duration.ofMillis(40), Duration.ofMillis(10)))
+                        .trigger(CountTrigger.of(3)).evictor(CountEvictor.of(2))
+                        .reduce((a, b) -> new Ev(a.key(), (a.value() * 3 + b.value()) % 1_000_003, a.ts()))
+                        .results((k, w, r, ts) -> out.add(k + " " + w + " " + r.value() + " @" + ts));
+                return engine;
+            }, () -> new SnapshotRoundTrip.Feed<>() {
+                @Override
+                public void steps(Producer<Ev> in, CepTestHarness<Ev> h, int from, int to) {
+                    for (int i = from; i < to; i++) {
+                        in.send(new Ev(keysOf.get(i), i % 97, i / 20));
+                        if (i % 50 == 49) {
+                            in.watermark(i / 20 - 5);
+                            h.runUntilIdle();
+                        }
+                    }
+                    h.runUntilIdle();
+                }
+
+                @Override
+                public void finish(Producer<Ev> in, CepTestHarness<Ev> h) {
+                    in.watermark(Long.MAX_VALUE);
+                    h.runUntilIdle();
+                    h.close();
+                }
+            }, events, cut);
+            assertEquals(run.expected(), run.actual(), "cut at " + cut);
+        }
+    }
+
     /** A window join's windows hold both sides' elements: a restored join pairs them as an uninterrupted one. */
     @Test
     void aWindowJoinRestoresItsWindows() {
