@@ -81,7 +81,9 @@ final class WindowTriggerContext implements Trigger.OnMergeContext {
         if (declared != null && value != null && !isDeclared(state)) {
             throw new IllegalStateException("the trigger sets state '" + state.name() + "', which its states()"
                     + " does not list: on an engine with snapshots a trigger must list every state it keeps, each"
-                    + " with a codec (TriggerState.of(name, merge, codec)), so that its windows can be written");
+                    + " with a codec (TriggerState.of(name, merge, codec)), so that its windows can be written;"
+                    + " states are told apart by identity, so list the very objects the trigger uses (its fields,"
+                    + " made once), not new ones");
         }
         w.setState(state, value);
     }
