@@ -37,8 +37,9 @@ public interface Trigger<T> {
     /**
      * The states this trigger keeps, so its windows take part in snapshots ({@code CepEngine.Builder#snapshots}):
      * each with a codec ({@link TriggerState#of(String, java.util.function.BinaryOperator,
-     * io.cepheus.nfa.EventCodec)}) and a name no other of them has. On an engine with snapshots, setting a state
-     * that is not listed here fails as an error of the trigger. None by default: a trigger that keeps state must
+     * io.cepheus.nfa.EventCodec)}) and a name no other of them has. Return the very objects the trigger uses (its
+     * fields, made once): states are told apart by identity. On an engine with snapshots, setting a state that is
+     * not listed here fails as an error of the trigger. None by default: a trigger that keeps state must
      * list it to be snapshotted; the built-in triggers do.
      *
      * @return the trigger's states
