@@ -5,11 +5,6 @@ import io.cepheus.nfa.Match;
 import io.cepheus.nfa.MatchSink;
 import io.cepheus.nfa.NfaState;
 import io.cepheus.nfa.PartialMatchLimitException;
-import io.cepheus.nfa.SkipStrategyException;
-import io.cepheus.pattern.AfterMatchSkipStrategy;
-import io.cepheus.pattern.Condition;
-import io.cepheus.pattern.SimpleCondition;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
@@ -40,6 +35,11 @@ import java.util.function.LongSupplier;
  * condition leaves the key's state as it was. Simple conditions are evaluated once per event whatever the
  * number of partial matches; iterative ones once per partial match.
  *
+ * <p>Its parts: {@link EdgeDecisions} picks the edges an event follows (conditions evaluated as seldom as the
+ * semantics allow), {@link SharedBuffer} stores events and partial matches, {@link KeyState} holds one key's
+ * partial and held matches, {@link ExpiryTimes} says when they time out, {@link TimeoutBatch} reports each timed-out
+ * partial match once, and {@link AfterMatchPruning} applies the skip strategy. This class runs the step itself.
+ *
  * <p>Not thread-safe: owned by one thread, with the {@link KeyState}s it creates.
  *
  * @param <T> the event type
@@ -65,13 +65,9 @@ public final class NfaEngine<T> {
     private final Program<T> program;
     private final int maxPartialMatches;
     private final boolean failOnOverflow;
-    private final LongSupplier processingTime;
     private final MatchFactory matchFactory;
     private final SharedBuffer buffer = new SharedBuffer();
-    private final Context context = new Context();
-    private final Atoms atomSource = new Atoms();
-    /** Without windows nothing times out, so advancing time has nothing to do. */
-    private final boolean timeCanExpire;
+    private final ExpiryTimes expiry;
     /** Whether matches wait for earlier-starting partial matches (an after-match skip strategy is set). */
     private final boolean skipping;
 
@@ -105,25 +101,9 @@ public final class NfaEngine<T> {
     private long[] matchStartSeq = new long[8];
     private int createdCount;
     private int[] created = new int[16];
-    /** Edges the last {@link #decide} picked: (edge, source state) pairs in {@link #decisionPool}. */
-    private int edgeCount;
-    // per-event decision cache: the edges picked from a state whose conditions are all simple; a state whose
-    // decision depends on the partial match decides into the free space after the cached decisions
-    private final long[] decisionStamp;
-    private final int[] decisionStart;
-    private final int[] decisionLength;
-    private int[] decisionPool = new int[64];
-    private int decisionPoolSize;
-    private final long[] finalStamp;
-    private final int[] finalState;
-    private int[] stack = new int[16];
-    private int timeoutCount;
-    private int[] timeoutEntry = new int[8];
-    private long[] timeoutTime = new long[8];
-    private int[] timeoutBucketHead = new int[8];
-    private int[] timeoutBucketNext = new int[8];
-    /** Whether timeout k repeats an earlier one of the same advance (reported once, at the earliest time). */
-    private boolean[] timeoutRepeats = new boolean[8];
+    private final EdgeDecisions<T> decisions;
+    private final TimeoutBatch timeouts = new TimeoutBatch(buffer);
+    private final AfterMatchPruning pruning;
     /** Scratch for rebuilding a key's queue of partial matches ({@link StartQueue}), STRIDE longs each. */
     private long[] queue = new long[16 * KeyState.STRIDE];
 
@@ -133,31 +113,6 @@ public final class NfaEngine<T> {
     private long eventSeq;
     private int eventSlot = NONE;
     private long seqCounter;
-
-    // condition cache: a simple atom is valid for the event, an iterative one for one partial match
-    private final long[] atomStamp;
-    private final boolean[] atomValue;
-    /** The atoms that are {@link SimpleCondition}s, called through {@code filter} directly (one interface
-     *  dispatch per evaluation instead of two: {@code test} would only forward to it); null for the others. */
-    private final SimpleCondition<T>[] simpleAtoms;
-    /** {@link Program#edgeCondShape}, with an atom or negated atom that is simple told apart (its cache check
-     *  needs no partial match): {@link #SIMPLE_ATOM}, {@link #NOT_SIMPLE_ATOM}. */
-    private final byte[] edgeShape;
-    private static final byte SIMPLE_ATOM = 4;
-    private static final byte NOT_SIMPLE_ATOM = 5;
-    private long stampCounter;
-    private long eventStamp;
-    /**
-     * The event {@link #ignoredByNewState} last answered false for, and the stamp its conditions were cached
-     * under: the step that follows on that event reuses the stamp, so each simple condition still runs once.
-     */
-    private Object probedEvent;
-    private long probedStamp;
-    private long partialStamp;
-    private int contextEntry = NONE;
-    /** The state and edge whose condition is being evaluated (edge -1: none), named if the condition throws. */
-    private int evaluatingState;
-    private int evaluatingEdge = -1;
 
     private long rejected;
     private long livePartialMatches;
@@ -177,36 +132,11 @@ public final class NfaEngine<T> {
         this.program = program;
         this.maxPartialMatches = maxPartialMatches;
         this.failOnOverflow = failOnOverflow;
-        this.processingTime = processingTime;
         this.matchFactory = matchFactory;
-        this.timeCanExpire = program.window > 0 || program.anyGap;
+        this.expiry = new ExpiryTimes(program);
+        this.pruning = new AfterMatchPruning(program, buffer, expiry);
         this.skipping = program.skipStrategy.isSkipping();
-        int states = program.stateCount();
-        this.decisionStamp = new long[states];
-        this.decisionStart = new int[states];
-        this.decisionLength = new int[states];
-        this.finalStamp = new long[states];
-        this.finalState = new int[states];
-        Arrays.fill(decisionStamp, -1);
-        Arrays.fill(finalStamp, -1);
-        this.atomStamp = new long[program.atoms.length];
-        this.atomValue = new boolean[program.atoms.length];
-        Arrays.fill(atomStamp, -1);
-        @SuppressWarnings("unchecked")
-        SimpleCondition<T>[] simple = new SimpleCondition[program.atoms.length];
-        for (int i = 0; i < simple.length; i++) {
-            if (program.atoms[i] instanceof SimpleCondition<T> sc) {
-                simple[i] = sc;
-            }
-        }
-        this.simpleAtoms = simple;
-        this.edgeShape = program.edgeCondShape.clone();
-        for (int e = 0; e < edgeShape.length; e++) {
-            boolean atom = edgeShape[e] == Program.COND_ATOM || edgeShape[e] == Program.COND_NOT_ATOM;
-            if (atom && !program.atomIterative[program.edgeCondAtom[e]]) {
-                edgeShape[e] = edgeShape[e] == Program.COND_ATOM ? SIMPLE_ATOM : NOT_SIMPLE_ATOM;
-            }
-        }
+        this.decisions = new EdgeDecisions<>(program, buffer, processingTime);
     }
 
     private static final int POOL_LIMIT = 4096;
@@ -260,7 +190,7 @@ public final class NfaEngine<T> {
         StateSnapshots.read(st, buffer, codec, in, program.stateCount(), maxSeq); // cleans up if it fails
         seqCounter = maxSeq[0];
         livePartialMatches += st.count;
-        st.expiresAt = earliestExpiry(st);
+        st.expiresAt = expiry.earliest(st);
         return st;
     }
 
@@ -334,29 +264,7 @@ public final class NfaEngine<T> {
     /** See {@code NfaMatcher#ignoredByNewState}. */
     public boolean ignoredByNewState(T e) {
         Objects.requireNonNull(e, "event");
-        probedEvent = null;
-        int start = program.startState;
-        if (!program.decisionDependsOnEventOnly[start]) {
-            return false; // an iterative condition on the way: leave it to the step, with its context
-        }
-        event = e;
-        eventStamp = ++stampCounter;
-        int n;
-        try {
-            n = collectEdges(start, 0);
-        } catch (RuntimeException ex) {
-            return false; // the step evaluates it again and reports it, naming the stage
-        } finally {
-            event = null;
-        }
-        for (int i = 0; i < n; i++) {
-            if (program.edgeAction[decisionPool[2 * i]] == Program.TAKE) {
-                probedEvent = e;
-                probedStamp = eventStamp;
-                return false;
-            }
-        }
-        return true; // from the start state only a TAKE creates anything (see branch)
+        return decisions.ignoredByNewState(e);
     }
 
     /** See {@code NfaMatcher#advanceTime}. */
@@ -397,9 +305,8 @@ public final class NfaEngine<T> {
      *     thrown once the timeouts are out too; null if none
      */
     private RuntimeException expire(KeyState st, long time, MatchSink<T> sink) {
-        long window = program.window;
         matchCount = 0;
-        timeoutCount = 0;
+        timeouts.clear();
         // Flink rebuilds its queue from the survivors, added in queue order
         int live = st.count;
         long[] q = queueCapacity(live);
@@ -408,17 +315,15 @@ public final class NfaEngine<T> {
             int at = kept * KeyState.STRIDE;
             long stateEntry = st.stateEntry(i);
             int s = KeyState.stateOf(stateEntry);
-            long gap = program.stateGap[s];
             long startTime = st.startTime(i);
             long prevTime = st.prevTime(i);
-            // time >= start + window, written so that negative event times and MAX_VALUE cannot overflow
-            boolean byGap = gap > 0 && time >= saturatedAdd(prevTime, gap);
-            boolean byWindow = window > 0 && time >= saturatedAdd(startTime, window);
-            if ((byGap || byWindow) && s != program.startState) {
+            boolean byGap = expiry.gapClosed(s, prevTime, time);
+            if ((byGap || expiry.windowClosed(startTime, time)) && s != program.startState) {
                 if (program.stateKind[s] == Program.PENDING) {
                     addMatch(KeyState.entryOf(stateEntry), st.startSeq(i));
                 } else {
-                    addTimeout(KeyState.entryOf(stateEntry), byGap ? prevTime + gap : startTime + window);
+                    timeouts.add(KeyState.entryOf(stateEntry),
+                            byGap ? expiry.gapTimeout(s, prevTime) : expiry.windowTimeout(startTime));
                 }
                 continue;
             }
@@ -433,138 +338,23 @@ public final class NfaEngine<T> {
             livePartialMatches -= live - kept;
             st.replaceAll(q, kept);
         }
-        st.expiresAt = earliestExpiry(st);
+        st.expiresAt = expiry.earliest(st);
         RuntimeException skipFailure = releaseHeld(st, sink);
         boolean wantsTimeouts = sink.wantsTimeouts();
-        if (timeoutCount > 0) {
-            prepareTimeoutBuckets();
-        }
-        for (int i = 0; i < timeoutCount; i++) {
-            int earlier = earlierSameTimeout(i);
-            timeoutRepeats[i] = earlier >= 0;
-            if (earlier >= 0) {
-                // reported once, at the earliest time any internal state holding it timed out (Flink reports
-                // each of them): not whichever state happens to come first
-                timeoutTime[earlier] = Math.min(timeoutTime[earlier], timeoutTime[i]);
-            }
-        }
-        for (int i = 0; i < timeoutCount; i++) {
-            if (!timeoutRepeats[i]) {
+        timeouts.markRepeats();
+        for (int i = 0; i < timeouts.size(); i++) {
+            if (!timeouts.repeats(i)) {
                 timeoutsEmitted++;
                 if (wantsTimeouts) {
-                    sink.onTimeout(materialize(timeoutEntry[i]), timeoutTime[i]);
+                    sink.onTimeout(materialize(timeouts.entry(i)), timeouts.time(i));
                 }
             }
         }
-        for (int i = 0; i < timeoutCount; i++) {
-            buffer.release(timeoutEntry[i]);
+        for (int i = 0; i < timeouts.size(); i++) {
+            buffer.release(timeouts.entry(i));
         }
-        timeoutCount = 0;
+        timeouts.clear();
         return skipFailure;
-    }
-
-    /** @return the earliest time at which one of the key's partial matches expires, MAX_VALUE if none can */
-    private long earliestExpiry(KeyState st) {
-        long earliest = Long.MAX_VALUE;
-        if (timeCanExpire) {
-            for (int i = 0; i < st.count; i++) {
-                earliest = Math.min(earliest, expiryOf(st.stateEntry(i), st.startTime(i), st.prevTime(i)));
-            }
-        }
-        return earliest;
-    }
-
-    /** {@link #earliestExpiry(KeyState)} of the first {@code n} partial matches of a scratch array. */
-    private long earliestExpiry(long[] pm, int n) {
-        long earliest = Long.MAX_VALUE;
-        if (timeCanExpire && !program.anyGap) {
-            // only the whole-pattern window: the earliest start decides (no per-state gap to look up)
-            long firstStart = Long.MAX_VALUE;
-            boolean any = false;
-            for (int at = 0; at < n * KeyState.STRIDE; at += KeyState.STRIDE) {
-                if (KeyState.stateOf(pm[at + KeyState.STATE_ENTRY]) != program.startState) {
-                    firstStart = Math.min(firstStart, pm[at + KeyState.START_TIME]);
-                    any = true;
-                }
-            }
-            return any ? saturatedAdd(firstStart, program.window) : Long.MAX_VALUE;
-        }
-        if (timeCanExpire) {
-            for (int at = 0; at < n * KeyState.STRIDE; at += KeyState.STRIDE) {
-                earliest = Math.min(earliest, expiryOf(pm[at + KeyState.STATE_ENTRY], pm[at + KeyState.START_TIME],
-                        pm[at + KeyState.PREV_TIME]));
-            }
-        }
-        return earliest;
-    }
-
-    /** @return when one partial match expires: its window or its stage's gap closes (MAX_VALUE for neither) */
-    private long expiryOf(long stateEntry, long startTime, long prevTime) {
-        int s = KeyState.stateOf(stateEntry);
-        if (s == program.startState) {
-            return Long.MAX_VALUE;
-        }
-        long earliest = Long.MAX_VALUE;
-        if (program.window > 0) {
-            earliest = saturatedAdd(startTime, program.window);
-        }
-        long gap = program.stateGap[s];
-        if (gap > 0) {
-            earliest = Math.min(earliest, saturatedAdd(prevTime, gap));
-        }
-        return earliest;
-    }
-
-    private static long saturatedAdd(long time, long span) {
-        long sum = time + span;
-        return sum < time ? Long.MAX_VALUE : sum;
-    }
-
-    /**
-     * The earlier timeout of this advance that timeout {@code i} repeats (the same entry, or an entry with the
-     * same event, stage and recursively equal predecessor), -1 if none. Timeouts are bucketed by their last
-     * event so only candidates in the same bucket are compared: linear for the usual case of distinct timeouts.
-     */
-    private int earlierSameTimeout(int i) {
-        int entry = timeoutEntry[i];
-        int slot = buffer.eventSlot(entry);
-        int bucket = slot & (timeoutBucketHead.length - 1);
-        for (int j = timeoutBucketHead[bucket]; j >= 0; j = timeoutBucketNext[j]) {
-            if (sameChain(entry, timeoutEntry[j])) {
-                return j;
-            }
-        }
-        timeoutBucketNext[i] = timeoutBucketHead[bucket];
-        timeoutBucketHead[bucket] = i;
-        return -1;
-    }
-
-    private void prepareTimeoutBuckets() {
-        int size = Integer.highestOneBit(Math.max(4, timeoutCount * 2 - 1) * 2);
-        if (timeoutBucketHead.length < size) {
-            timeoutBucketHead = new int[size];
-        }
-        Arrays.fill(timeoutBucketHead, -1);
-        if (timeoutBucketNext.length < timeoutCount) {
-            timeoutBucketNext = new int[timeoutEntry.length];
-        }
-        if (timeoutRepeats.length < timeoutCount) {
-            timeoutRepeats = new boolean[timeoutEntry.length];
-        }
-    }
-
-    private boolean sameChain(int a, int b) {
-        while (a != NONE && b != NONE) {
-            if (a == b) {
-                return true;
-            }
-            if (buffer.eventSlot(a) != buffer.eventSlot(b) || buffer.stage(a) != buffer.stage(b)) {
-                return false;
-            }
-            a = buffer.prev(a);
-            b = buffer.prev(b);
-        }
-        return a == b;
     }
 
     // ------------------------------------------------------------------ one event
@@ -580,9 +370,7 @@ public final class NfaEngine<T> {
         eventTime = time;
         eventSeq = ++seqCounter;
         eventSlot = NONE;
-        eventStamp = e == probedEvent ? probedStamp : ++stampCounter;
-        probedEvent = null;
-        decisionPoolSize = 0;
+        decisions.startEvent(e, time);
         newCount = 0;
         matchCount = 0;
         createdCount = 0;
@@ -632,6 +420,7 @@ public final class NfaEngine<T> {
         }
         int completed = matchCount;
         event = null;
+        decisions.endEvent();
         if (skipping) {
             if (matchCount > 0 || st.heldCount > 0) {
                 RuntimeException failure = releaseHeld(st, sink);
@@ -745,12 +534,12 @@ public final class NfaEngine<T> {
         // the first successor of an old partial match continues it; what else it branches into, and what the
         // start state starts, is new (see rejectNew)
         continuationSlot = branchOrigin >= 0 ? newCount : -1;
-        partialStamp = ++stampCounter;
-        contextEntry = entry;
+        decisions.startPartialMatch(entry);
         boolean isStart = state == program.startState;
         branchInherit = INHERIT_NONE;
-        int decision = decide(state);
-        int[] picked = decisionPool; // read after decide: deciding may have grown it
+        int decision = decisions.decide(state);
+        int[] picked = decisions.pool(); // read after decide: deciding may have grown it
+        int edgeCount = decisions.edgeCount();
         if (edgeCount == 1 && entry != NONE && branchOrigin >= 0 && program.edgeTarget[picked[decision]] == state
                 && program.edgeAction[picked[decision]] == Program.IGNORE) {
             // the common case of a waiting run: it ignores the event and lives on unchanged with its reference
@@ -796,7 +585,7 @@ public final class NfaEngine<T> {
                 long sq = isStart ? eventSeq : startSeq;
                 discard |= add(target, taken, st, eventTime, sq);
                 if (program.proceedsToFinal[target]) {
-                    int fin = cachedFinalAfterProceed(target);
+                    int fin = decisions.cachedFinalAfterProceed(target);
                     if (fin >= 0) {
                         discard |= add(fin, taken, st, eventTime, sq);
                     }
@@ -819,161 +608,6 @@ public final class NfaEngine<T> {
                 inheritedOld++;
             }
         }
-    }
-
-    /**
-     * Picks the edges to follow from a state for the current event, as (edge, source state) pairs in
-     * {@link #decisionPool}; reuses the decision made for another partial match in the same state when it
-     * depends on the event alone.
-     *
-     * @return where the pairs start in the pool; {@link #edgeCount} says how many there are
-     */
-    private int decide(int state) {
-        int at = decisionPoolSize;
-        if (!program.decisionDependsOnEventOnly[state]) {
-            edgeCount = collectEdges(state, at); // scratch space: the next decision overwrites it
-            return at;
-        }
-        if (decisionStamp[state] == eventStamp) {
-            edgeCount = decisionLength[state];
-            return decisionStart[state];
-        }
-        int n = collectEdges(state, at);
-        decisionStart[state] = at;
-        decisionLength[state] = n;
-        decisionStamp[state] = eventStamp;
-        decisionPoolSize = at + 2 * n;
-        edgeCount = n;
-        return at;
-    }
-
-    /**
-     * Depth-first over PROCEED edges; writes the TAKE and IGNORE edges whose condition holds, in order, as
-     * (edge, source state) pairs into {@link #decisionPool} from {@code at}.
-     *
-     * @return the number of pairs
-     */
-    private int collectEdges(int from, int at) {
-        if (!program.hasProceed[from]) {
-            return collectOwnEdges(from, at);
-        }
-        int n = 0;
-        int sp = 0;
-        stack[sp++] = from;
-        while (sp > 0) {
-            int s = stack[--sp];
-            evaluatingState = s;
-            for (int e = program.edgeStart[s]; e < program.edgeStart[s + 1]; e++) {
-                evaluatingEdge = e;
-                if (!holds(e)) {
-                    continue;
-                }
-                if (program.edgeAction[e] == Program.PROCEED) {
-                    if (sp == stack.length) {
-                        stack = Arrays.copyOf(stack, sp * 2);
-                    }
-                    stack[sp++] = program.edgeTarget[e];
-                } else {
-                    putDecision(at + 2 * n++, e, s);
-                }
-            }
-        }
-        evaluatingEdge = -1;
-        return n;
-    }
-
-    /** {@link #collectEdges} for a state without PROCEED edges: its own edges only, no stack. */
-    private int collectOwnEdges(int s, int at) {
-        int n = 0;
-        evaluatingState = s;
-        for (int e = program.edgeStart[s]; e < program.edgeStart[s + 1]; e++) {
-            evaluatingEdge = e;
-            if (holds(e)) {
-                putDecision(at + 2 * n++, e, s);
-            }
-        }
-        evaluatingEdge = -1;
-        return n;
-    }
-
-    /** Writes the pair (edge, source state) at {@code w} of {@link #decisionPool}, growing it if needed. */
-    private void putDecision(int w, int edge, int source) {
-        if (w + 2 > decisionPool.length) {
-            decisionPool = Arrays.copyOf(decisionPool, Math.max(decisionPool.length * 2, w + 2));
-        }
-        decisionPool[w] = edge;
-        decisionPool[w + 1] = source;
-    }
-
-    /** Evaluates an edge's condition; the common shapes avoid the expression tree's virtual calls. */
-    private boolean holds(int edge) {
-        switch (edgeShape[edge]) {
-            case SIMPLE_ATOM:
-                return simpleAtom(program.edgeCondAtom[edge]);
-            case NOT_SIMPLE_ATOM:
-                return !simpleAtom(program.edgeCondAtom[edge]);
-            case Program.COND_TRUE:
-                return true;
-            case Program.COND_ATOM:
-                return atomSource.atom(program.edgeCondAtom[edge]);
-            case Program.COND_NOT_ATOM:
-                return !atomSource.atom(program.edgeCondAtom[edge]);
-            default:
-                return program.edgeCondition[edge].eval(atomSource);
-        }
-    }
-
-    /** {@link Atoms#atom} for a simple atom: evaluated once per event. */
-    private boolean simpleAtom(int index) {
-        if (atomStamp[index] == eventStamp) {
-            return atomValue[index];
-        }
-        SimpleCondition<T> simple = simpleAtoms[index];
-        boolean v = simple != null ? simple.filter(event) : program.atoms[index].test(event, context);
-        atomValue[index] = v;
-        atomStamp[index] = eventStamp;
-        return v;
-    }
-
-    private int cachedFinalAfterProceed(int state) {
-        if (!program.finalDependsOnEventOnly[state]) {
-            return finalAfterProceed(state);
-        }
-        if (finalStamp[state] != eventStamp) {
-            finalState[state] = finalAfterProceed(state);
-            finalStamp[state] = eventStamp;
-        }
-        return finalState[state];
-    }
-
-    /** After a TAKE into {@code state}: the final state if PROCEED edges that hold lead there, else -1. */
-    private int finalAfterProceed(int state) {
-        int[] local = stack; // free again: collectEdges has finished with it
-        int sp = 0;
-        local[sp++] = state;
-        while (sp > 0) {
-            int s = local[--sp];
-            for (int e = program.edgeStart[s]; e < program.edgeStart[s + 1]; e++) {
-                if (program.edgeAction[e] != Program.PROCEED) {
-                    continue;
-                }
-                evaluatingState = s;
-                evaluatingEdge = -1;
-                if (!holds(e)) {
-                    continue;
-                }
-                int t = program.edgeTarget[e];
-                if (program.stateKind[t] == Program.FINAL) {
-                    return t;
-                }
-                if (sp == local.length) {
-                    local = Arrays.copyOf(local, sp * 2);
-                    stack = local;
-                }
-                local[sp++] = t;
-            }
-        }
-        return -1;
     }
 
     /** @return true if the target is a STOP state (the branch must be discarded) */
@@ -1029,15 +663,6 @@ public final class NfaEngine<T> {
         matchStartSeq[matchCount++] = startSeq;
     }
 
-    private void addTimeout(int entry, long time) {
-        if (timeoutCount == timeoutEntry.length) {
-            timeoutEntry = Arrays.copyOf(timeoutEntry, timeoutCount * 2);
-            timeoutTime = Arrays.copyOf(timeoutTime, timeoutCount * 2);
-        }
-        timeoutEntry[timeoutCount] = entry;
-        timeoutTime[timeoutCount++] = time;
-    }
-
     private int slot() {
         if (eventSlot == NONE) {
             eventSlot = buffer.addEvent(event, eventTime, eventSeq);
@@ -1080,7 +705,7 @@ public final class NfaEngine<T> {
             StartQueue.siftUp(next, k);
         }
         st.replaceAll(next, newCount);
-        st.expiresAt = earliestExpiry(next, newCount);
+        st.expiresAt = expiry.earliest(next, newCount);
     }
 
     private long[] queueCapacity(int records) {
@@ -1106,12 +731,12 @@ public final class NfaEngine<T> {
         matchCount = 0;
         createdCount = 0;
         event = null;
+        decisions.endEvent();
     }
 
     private RuntimeException conditionFailure(KeyState st, RuntimeException ex) {
         // a NOT stage's condition is evaluated on the edge into its STOP state: name that state
-        int failed = evaluatingEdge >= 0 && program.stateKind[program.edgeTarget[evaluatingEdge]] == Program.STOP
-                ? program.edgeTarget[evaluatingEdge] : evaluatingState;
+        int failed = decisions.failedState();
         int stage = program.stateStage[failed];
         String name = stage >= 0 ? program.stageNames.get(stage) : program.stateLabel[failed];
         return new ConditionException(name, "the condition of stage '" + name + "' threw " + ex
@@ -1146,14 +771,14 @@ public final class NfaEngine<T> {
             int entry = st.heldEntry[0];
             long startSeq = st.heldStartSeq[0];
             st.pollHeld(); // taken out first, so that the match does not prune itself
-            long pruneAt = pruningSeq(entry, startSeq);
-            if (pruneAt == SKIP_TARGET_MISSING || pruneAt == SKIP_TARGET_IS_FIRST) {
-                failure = merge(failure, skipFailure(st, entry, pruneAt == SKIP_TARGET_MISSING));
+            long pruneAt = pruning.pruningSeq(entry, startSeq);
+            if (pruneAt == AfterMatchPruning.TARGET_MISSING || pruneAt == AfterMatchPruning.TARGET_IS_FIRST) {
+                failure = merge(failure, pruning.failure(st.key, materialize(entry), pruneAt));
                 buffer.release(entry);
                 continue;
             }
-            if (pruneAt != Long.MIN_VALUE) {
-                prune(st, pruneAt);
+            if (pruneAt != AfterMatchPruning.NOTHING) {
+                livePartialMatches -= pruning.prune(st, pruneAt);
             }
             matchesEmitted++;
             Match<T> m = materialize(entry);
@@ -1173,120 +798,12 @@ public final class NfaEngine<T> {
         return first;
     }
 
-    private RuntimeException skipFailure(KeyState st, int entry, boolean missing) {
-        AfterMatchSkipStrategy skip = program.skipStrategy;
-        String strategy = skip.kind() + "('" + skip.stage() + "') with throwExceptionOnMiss";
-        String why = missing
-                ? "Could not skip to stage '" + skip.stage() + "': the match has no such element"
-                : "Could not skip to first element of a match: the " + (skip.kind()
-                        == AfterMatchSkipStrategy.Kind.SKIP_TO_FIRST ? "first" : "last") + " event of stage '"
-                        + skip.stage() + "' is the match's first event, so skipping to it would prune nothing";
-        return new SkipStrategyException(why + " (after-match skip strategy " + strategy + ", key " + st.key
-                + ", match " + materialize(entry) + "); the match was dropped, not emitted");
-    }
-
     private static long earliestStart(KeyState st) {
         long min = Long.MAX_VALUE;
         for (int i = 0; i < st.count; i++) {
             min = Math.min(min, st.startSeq(i));
         }
         return min;
-    }
-
-    /** {@link #pruningSeq}: the named stage is missing from the match and the strategy throws then. */
-    private static final long SKIP_TARGET_MISSING = Long.MIN_VALUE + 1;
-    /** {@link #pruningSeq}: the target is the match's first event and the strategy throws then. */
-    private static final long SKIP_TARGET_IS_FIRST = Long.MIN_VALUE + 2;
-
-    /**
-     * @param entry    the match's last buffer entry
-     * @param startSeq the sequence number of the match's first event
-     * @return the event sequence number partial matches are pruned against, MIN_VALUE for none, or (only with
-     *     {@code throwExceptionOnMiss}) {@link #SKIP_TARGET_MISSING} or {@link #SKIP_TARGET_IS_FIRST}; event
-     *     sequence numbers are positive, so these cannot be mistaken for one
-     */
-    private long pruningSeq(int entry, long startSeq) {
-        AfterMatchSkipStrategy skip = program.skipStrategy;
-        switch (skip.kind()) {
-            case SKIP_PAST_LAST_EVENT:
-                return buffer.seq(entry);
-            case SKIP_TO_NEXT: {
-                long first = Long.MAX_VALUE;
-                for (int e = entry; e != NONE; e = buffer.prev(e)) {
-                    first = Math.min(first, buffer.seq(e));
-                }
-                return first;
-            }
-            case SKIP_TO_FIRST:
-            case SKIP_TO_LAST: {
-                long found = Long.MIN_VALUE;
-                for (int e = entry; e != NONE; e = buffer.prev(e)) {
-                    if (buffer.stage(e) == program.skipStage) {
-                        found = buffer.seq(e);
-                        if (skip.kind() == AfterMatchSkipStrategy.Kind.SKIP_TO_LAST) {
-                            break;
-                        }
-                    }
-                }
-                if (skip.throwOnAbsent()) {
-                    if (found == Long.MIN_VALUE) {
-                        return SKIP_TARGET_MISSING;
-                    }
-                    if (found == startSeq) {
-                        return SKIP_TARGET_IS_FIRST;
-                    }
-                }
-                return found;
-            }
-            default:
-                return Long.MIN_VALUE;
-        }
-    }
-
-    private void prune(KeyState st, long pruneAt) {
-        boolean inclusive = program.skipStrategy.kind() == AfterMatchSkipStrategy.Kind.SKIP_TO_NEXT
-                || program.skipStrategy.kind() == AfterMatchSkipStrategy.Kind.SKIP_PAST_LAST_EVENT;
-        // Flink removes the pruned ones from its queues: the others close up in queue order, and the queue is
-        // re-heaped if anything went
-        int records = st.count;
-        long[] q = queueCapacity(records);
-        st.copyTo(q);
-        int kept = 0;
-        for (int r = 0; r < records; r++) {
-            int at = r * KeyState.STRIDE;
-            long s = q[at + KeyState.START_SEQ];
-            if (inclusive ? s <= pruneAt : s < pruneAt) {
-                int entry = KeyState.entryOf(q[at + KeyState.STATE_ENTRY]);
-                if (entry != NONE) {
-                    buffer.release(entry);
-                }
-                continue;
-            }
-            if (kept != r) {
-                System.arraycopy(q, at, q, kept * KeyState.STRIDE, KeyState.STRIDE);
-            }
-            kept++;
-        }
-        if (kept != records) {
-            StartQueue.heapify(q, kept);
-            livePartialMatches -= records - kept;
-            st.replaceAll(q, kept);
-            st.expiresAt = earliestExpiry(st);
-        }
-        int held = 0;
-        for (int i = 0; i < st.heldCount; i++) {
-            long s = st.heldStartSeq[i];
-            if (inclusive ? s <= pruneAt : s < pruneAt) {
-                buffer.release(st.heldEntry[i]);
-                continue;
-            }
-            st.heldEntry[held] = st.heldEntry[i];
-            st.heldStartSeq[held++] = s;
-        }
-        if (held != st.heldCount) {
-            st.heldCount = held;
-            StartQueue.heapify(st.heldEntry, st.heldStartSeq, held);
-        }
     }
 
     // ------------------------------------------------------------------ matches and conditions
@@ -1307,50 +824,6 @@ public final class NfaEngine<T> {
             times[i] = buffer.time(e);
         }
         return matchFactory.create(program.stageNames, events, stageOf, times);
-    }
-
-    /** Evaluates atoms with caching: simple ones once per event, iterative ones once per partial match. */
-    private final class Atoms implements Expr.AtomSource {
-        @Override
-        public boolean atom(int index) {
-            boolean iterative = program.atomIterative[index];
-            long stamp = atomStamp[index];
-            if (iterative ? stamp == partialStamp : stamp >= eventStamp) {
-                return atomValue[index];
-            }
-            SimpleCondition<T> simple = simpleAtoms[index];
-            boolean v = simple != null ? simple.filter(event) : program.atoms[index].test(event, context);
-            atomValue[index] = v;
-            atomStamp[index] = iterative ? partialStamp : eventStamp;
-            return v;
-        }
-    }
-
-    /** What iterative conditions see: the partial match being extended. */
-    private final class Context implements Condition.Context<T> {
-        @Override
-        @SuppressWarnings("unchecked")
-        public List<T> eventsForPattern(String stage) {
-            int index = program.stageIndexOf(stage);
-            List<T> out = new ArrayList<>();
-            for (int e = contextEntry; e != NONE; e = buffer.prev(e)) {
-                if (buffer.stage(e) == index) {
-                    out.add((T) buffer.event(e));
-                }
-            }
-            java.util.Collections.reverse(out);
-            return out;
-        }
-
-        @Override
-        public long timestamp() {
-            return eventTime;
-        }
-
-        @Override
-        public long currentProcessingTime() {
-            return processingTime.getAsLong();
-        }
     }
 
     // ------------------------------------------------------------------ metrics

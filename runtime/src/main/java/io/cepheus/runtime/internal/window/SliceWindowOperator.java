@@ -93,18 +93,15 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
     private final AtomicLongArray published;
     private final IncrementalFunction<T, R> function;
     private final SliceCombiner combiner;
+    /** The window arithmetic: slices, window ends, cleanup times. */
+    private final SliceGrid grid;
+    // the grid's constants, copied: read on every element and firing
     private final long size;
     private final long slide;
     private final long offset;
     private final long g;
     private final long slicesPerWindow;
     private final long lateness;
-    /**
-     * Elements before this time are refused (as dead letters): their slice, or the first window holding it, would
-     * start before {@code Long.MIN_VALUE} (Flink computes wrapped windows there). From it on, the window
-     * arithmetic below cannot overflow downwards.
-     */
-    private final long minTimestamp;
     private KeyRelease keyRelease;
     /**
      * With a process function after the incremental one (no lateness: each window fires once and goes at once):
@@ -190,26 +187,13 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         this.output = output;
         this.published = published;
         this.function = new IncrementalFunction<>(spec);
-        if (spec.assigner() instanceof TumblingEventTimeWindows<?> t) {
-            size = t.size();
-            slide = t.size();
-            offset = t.offset();
-        } else {
-            SlidingEventTimeWindows<?> s = (SlidingEventTimeWindows<?>) spec.assigner();
-            size = s.size();
-            slide = s.slide();
-            offset = s.offset();
-        }
-        this.g = gcd(size, slide);
-        this.slicesPerWindow = size / g;
-        this.lateness = spec.lateness();
-        this.minTimestamp = minTimestamp(size, g, offset);
-        // the arithmetic memories start out holding a true answer each (see "window arithmetic")
-        endMemoMin = NONE;
-        endMemo = firstWindowEndOf(0, NONE);
-        firstSliceMemo = Math.floorDiv(-size, g);
-        cleanupMemo = cleanupOfSlice(0);
-        cleanupMemo2 = cleanupMemo;
+        this.grid = SliceGrid.of(spec.assigner(), spec.lateness());
+        this.size = grid.size;
+        this.slide = grid.slide;
+        this.offset = grid.offset;
+        this.g = grid.g;
+        this.slicesPerWindow = grid.slicesPerWindow;
+        this.lateness = grid.lateness;
         this.combiner = function.combiner();
         this.keyRelease = KeyRelease.unlessTimersPending(keys, timers);
         this.time = spec.process() instanceof PassThrough ? null : new WindowTime(clock);
@@ -219,23 +203,6 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         this.accumulatorCodec = accumulatorCodec;
         this.stateCodec = stateCodec;
         this.reduces = spec.reduce() != null;
-    }
-
-    /**
-     * @return the earliest element time whose slice start {@code s} (relative, a multiple of {@code g}) leaves the
-     *         first window holding it a start of at least {@code Long.MIN_VALUE}: that start is at least
-     *         {@code s - size + g}, so {@code s >= Long.MIN_VALUE + size - g} suffices
-     */
-    static long minTimestamp(long size, long g, long offset) {
-        long x = Long.MIN_VALUE + (size - g);
-        long r = Math.floorMod(x, g);
-        long firstSliceStart = r == 0 ? x : x + (g - r);
-        long t = firstSliceStart + offset;
-        return offset < 0 && t > firstSliceStart ? Long.MIN_VALUE : t; // wrapped: every time is late enough
-    }
-
-    private static long gcd(long a, long b) {
-        return b == 0 ? a : gcd(b, a % b);
     }
 
     @Override
@@ -253,141 +220,25 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         return keyId < states.length && states[keyId] != null || emitter != null && emitter.hasGlobalState(keyId);
     }
 
-    // ------------------------------------------------------------------ window arithmetic (relative to offset)
-    //
-    // The hot functions here divide (a long division costs tens of cycles), so they remember their last answers:
-    // in order, consecutive elements fall in one slice and share their first window, and the keys firing at one
-    // time share their window and its slices, so most calls would work out a recent answer again.
-
-    /** {@link #sliceOf}: the relative times {@code [sliceMemoFrom, sliceMemoTo)} are slice {@code sliceMemo}. */
-    private long sliceMemoFrom;
-    private long sliceMemoTo;
-    private long sliceMemo;
-    /** {@link #firstWindowEnd}'s last arguments and answer (seeded by the constructor, as the others). */
-    private long endMemoSlice;
-    private long endMemoMin;
-    private long endMemo;
-    /** {@link #firstSlice}'s last argument and answer. */
-    private long firstSliceMemoEnd;
-    private long firstSliceMemo;
-    /** {@link #cleanupOf}'s last two arguments and answers (a firing asks for its first slice, then the next). */
-    private long cleanupMemoSlice;
-    private long cleanupMemo;
-    private long cleanupMemoSlice2;
-    private long cleanupMemo2;
-
-    /** @return the end of the first window ending at or after {@code minEnd} that holds slice {@code k}, or NONE */
-    private long firstWindowEnd(long k, long minEnd) {
-        if (k != endMemoSlice || minEnd != endMemoMin) {
-            endMemo = firstWindowEndOf(k, minEnd);
-            endMemoSlice = k;
-            endMemoMin = minEnd;
-        }
-        return endMemo;
-    }
-
-    private long firstWindowEndOf(long k, long minEnd) {
-        long sliceStart = k * g;
-        long j = floorOfMinusSize(sliceStart) + 1;
-        if (minEnd != NONE) {
-            j = Math.max(j, ceilOfMinusSize(minEnd));
-        }
-        return j * slide <= sliceStart ? j * slide + size : NONE;
-    }
-
-    /** @return floor((x - size) / slide), also where {@code x - size} would overflow (x near Long.MIN_VALUE) */
-    private long floorOfMinusSize(long x) {
-        return x >= Long.MIN_VALUE + size ? Math.floorDiv(x - size, slide)
-                : Math.floorDiv(x, slide) + Math.floorDiv(Math.floorMod(x, slide) - size, slide);
-    }
-
-    /** @return ceil((x - size) / slide), also where {@code x - size} would overflow (x near Long.MIN_VALUE) */
-    private long ceilOfMinusSize(long x) {
-        return x > Long.MIN_VALUE + size ? -Math.floorDiv(size - x, slide)
-                : Math.floorDiv(x, slide) - Math.floorDiv(size - Math.floorMod(x, slide), slide);
-    }
-
-    /** @return the end of the last window holding slice {@code k} */
-    private long lastWindowEnd(long k) {
-        return Math.floorDiv(k * g, slide) * slide + size;
-    }
-
-    /** @return the smallest window end (relative) that has not fired at the current watermark */
-    private long openEnd() {
-        return watermark == Long.MIN_VALUE ? NONE : firstEndAfter(watermark);
-    }
-
-    /**
-     * @return the smallest window end (relative) whose window's max timestamp is after {@code t}: NONE if every
-     *         representable one is (the relative time underflows), Long.MAX_VALUE if none is
-     */
-    private long firstEndAfter(long t) {
-        if (t >= Long.MAX_VALUE - 2 - Math.abs(offset)) {
-            return Long.MAX_VALUE;
-        }
-        long end = t + 2; // absolute: max timestamp end - 1 > t
-        long relative = end - offset;
-        return offset > 0 && relative > end ? NONE : relative;
-    }
-
-    /**
-     * @return the smallest window end (relative) not past cleanup at the current watermark, NONE if every window
-     *         is alive, Long.MAX_VALUE if none is
-     */
-    private long aliveEnd() {
-        if (lateness == 0) {
-            return openEnd();
-        }
-        if (watermark == Long.MIN_VALUE) {
-            return NONE;
-        }
-        long w = watermark - lateness;
-        if (w > watermark) {
-            return NONE; // before any window's cleanup
-        }
-        return firstEndAfter(w); // alive: maxTimestamp + lateness > watermark
-    }
-
-    /** @return the absolute time at which every window holding slice {@code k} is past cleanup */
-    private long cleanupOf(long k) {
-        if (k == cleanupMemoSlice) {
-            return cleanupMemo;
-        }
-        if (k == cleanupMemoSlice2) {
-            return cleanupMemo2;
-        }
-        cleanupMemoSlice2 = cleanupMemoSlice;
-        cleanupMemo2 = cleanupMemo;
-        cleanupMemoSlice = k;
-        cleanupMemo = cleanupOfSlice(k);
-        return cleanupMemo;
-    }
-
-    private long cleanupOfSlice(long k) {
-        long t = lastWindowEnd(k) + offset - 1;
-        long c = t + lateness;
-        return c >= t ? c : Long.MAX_VALUE;
-    }
-
     // ------------------------------------------------------------------ elements
 
     @Override
     public void processElement(Object key, T event, long timestamp) {
-        if (timestamp < minTimestamp) {
+        if (timestamp < grid.minTimestamp) {
             deadLetters++;
             output.deadLetter(key, event, timestamp, new UserCodeException("window assigner", "window " + operatorId,
                     key, timestamp, new IllegalArgumentException("element at " + timestamp + " is too close to"
                             + " Long.MIN_VALUE: its first window (size " + size + " ms, slide " + slide + " ms, offset "
-                            + offset + " ms) would start before it; the earliest time taken is " + minTimestamp)));
+                            + offset + " ms) would start before it; the earliest time taken is " + grid.minTimestamp)));
             return;
         }
-        long k = sliceOf(timestamp);
-        long open = openEnd();
-        long end = open == Long.MAX_VALUE ? NONE : firstWindowEnd(k, open);
+        long k = grid.sliceOf(timestamp);
+        long open = grid.openEnd(watermark);
+        long end = open == Long.MAX_VALUE ? NONE : grid.firstWindowEnd(k, open);
         long lateFrom = NONE;
         if (end == NONE || lateness > 0) {
-            long alive = aliveEnd();
-            lateFrom = alive == Long.MAX_VALUE ? NONE : firstWindowEnd(k, alive);
+            long alive = grid.aliveEnd(watermark);
+            lateFrom = alive == Long.MAX_VALUE ? NONE : grid.firstWindowEnd(k, alive);
             if (lateFrom == NONE) {
                 if (timestamp + lateness <= watermark && timestamp + lateness >= timestamp) {
                     lateElements++;
@@ -406,7 +257,7 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
             if (pending.size() > 0) {
                 addPending();
             }
-            long lateTo = end == NONE ? lastWindowEnd(k) : end - slide;
+            long lateTo = end == NONE ? grid.lastWindowEnd(k) : end - slide;
             if (add(id, st, event, timestamp, k, end)) {
                 fireLate(id, st, key, event, timestamp, k, lateFrom, lateTo);
             }
@@ -482,31 +333,6 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         return slicesPerWindow > 1 && accumulators >= LOAD_AHEAD_FROM;
     }
 
-    private long sliceOf(long timestamp) {
-        long rel = timestamp - offset;
-        if (rel >= sliceMemoFrom && rel < sliceMemoTo) {
-            return sliceMemo;
-        }
-        long k = Math.floorDiv(rel, g);
-        long from = rel - Math.floorMod(rel, g);
-        if (from <= rel) { // else k * g is below Long.MIN_VALUE: not remembered
-            long to = from + g;
-            sliceMemoFrom = from;
-            sliceMemoTo = to > from ? to : Long.MAX_VALUE; // the slice's last times stay unremembered
-            sliceMemo = k;
-        }
-        return k;
-    }
-
-    /** @return the first slice of the window ending at {@code end} (relative) */
-    private long firstSlice(long end) {
-        if (end != firstSliceMemoEnd) {
-            firstSliceMemo = Math.floorDiv(end - size, g);
-            firstSliceMemoEnd = end;
-        }
-        return firstSliceMemo;
-    }
-
     /**
      * Adds an element to slice {@code k} and schedules the key at {@code end} (relative), the end of the first
      * window holding the slice that has not fired, if that is earlier than its pending time.
@@ -559,7 +385,7 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
 
     /** Waits for the cleanup time of the key's last slice (with lateness, when no firing is pending). */
     private void scheduleCleanup(int id, KeySlices st) {
-        long at = cleanupOf(st.base() + st.length() - 1);
+        long at = grid.cleanupOf(st.base() + st.length() - 1);
         if (at == Long.MAX_VALUE) {
             return; // never: the key is released at the end of the stream's time
         }
@@ -713,10 +539,10 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
             // the next window with contents: later windows start at or after end + slide - size
             long next = NONE;
             // the next window's first slice: g divides slide
-            for (long k = Math.max(st.base(), firstSlice(end) + slide / g), last = st.base() + st.length();
+            for (long k = Math.max(st.base(), grid.firstSlice(end) + slide / g), last = st.base() + st.length();
                     k < last && next == NONE; k++) {
                 if (st.value(k) != null) {
-                    next = firstWindowEnd(k, end + 1);
+                    next = grid.firstWindowEnd(k, end + 1);
                 }
             }
             if (next != NONE) {
@@ -731,7 +557,7 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
             timersPending--;
         }
         // drop the slices whose windows are all past cleanup (with no lateness: have all fired)
-        while (st.length() > 0 && cleanupOf(st.base()) <= timestamp) {
+        while (st.length() > 0 && grid.cleanupOf(st.base()) <= timestamp) {
             dropFirst(st);
         }
         if (st.isEmpty()) {
@@ -760,7 +586,7 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
 
     /** Emits the window ending at {@code end} (relative) from its slices. */
     private void fire(int keyId, KeySlices st, long end) {
-        long from = firstSlice(end);
+        long from = grid.firstSlice(end);
         long start = end - size + offset;
         R result;
         try {
