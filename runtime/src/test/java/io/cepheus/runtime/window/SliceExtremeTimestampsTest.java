@@ -125,6 +125,50 @@ class SliceExtremeTimestampsTest {
     }
 
     /**
+     * An element whose last window would end at or after {@code Long.MAX_VALUE} is a dead letter on the slice
+     * operator, as on the general one (whose assigner wraps there and hands out an empty window); the key's other
+     * windows still fire. The slice operator used to take it and then fail the whole shard at the firing.
+     */
+    @Test
+    void anElementWhoseWindowWouldPassLongMaxValueIsADeadLetterAndTheRestStillFires() {
+        long max = Long.MAX_VALUE;
+        for (long offset : new long[] {0, -3, 3}) {
+            List<List<String>> outputs = new ArrayList<>();
+            for (boolean general : new boolean[] {false, true}) {
+                Run r = new Run(TumblingEventTimeWindows.of(Duration.ofMillis(10), Duration.ofMillis(offset)), 0,
+                        general).send(1, max - 20).send(2, max - 2).send(4, max - 1).close();
+                assertEquals(2, r.dead.size(), r.dead.toString());
+                if (!general) {
+                    assertTrue(r.dead.get(0).startsWith("2@" + (max - 2) + ": element at " + (max - 2)
+                            + " is too close to Long.MAX_VALUE: its last window"), r.dead.get(0));
+                }
+                outputs.add(r.out);
+            }
+            assertEquals(1, outputs.get(1).size(), "offset " + offset + ": " + outputs);
+            assertEquals(outputs.get(1), outputs.get(0), "offset " + offset);
+        }
+    }
+
+    /**
+     * A watermark just above {@code Long.MIN_VALUE} asks for windows ending after a time whose distance below a
+     * window's size is not a long: the bound is taken as no bound, and an on-time element gets all its windows.
+     * The slice operator used to compute a wrapped bound there and drop the element without a word.
+     */
+    @Test
+    void anOnTimeElementAfterAWatermarkJustAboveLongMinValueGetsItsWindows() {
+        List<List<String>> outputs = new ArrayList<>();
+        for (boolean general : new boolean[] {false, true}) {
+            Run r = new Run(SlidingEventTimeWindows.of(Duration.ofMillis(9), Duration.ofMillis(1)), 0, general)
+                    .watermark(MIN + 2).send(5, MIN + 12).close();
+            assertEquals(List.of(), r.dead, general ? "general" : "slices");
+            assertEquals(List.of(), r.late, general ? "general" : "slices");
+            outputs.add(r.out);
+        }
+        assertEquals(9, outputs.get(1).size(), outputs.get(1).toString());
+        assertEquals(outputs.get(1), outputs.get(0));
+    }
+
+    /**
      * A key's ring covers every slice between its first and last held one, so an element too far from a window
      * that has not fired (the watermark stalled) would need a ring beyond any memory: it is a dead letter naming
      * the key, not an exception out of the shard's batch. The key's other windows are unaffected; an element

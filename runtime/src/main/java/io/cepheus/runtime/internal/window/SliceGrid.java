@@ -1,5 +1,6 @@
 package io.cepheus.runtime.internal.window;
 
+import java.math.BigInteger;
 import io.cepheus.runtime.window.SlidingEventTimeWindows;
 import io.cepheus.runtime.window.TumblingEventTimeWindows;
 import io.cepheus.runtime.window.WindowAssigner;
@@ -11,8 +12,8 @@ import io.cepheus.runtime.window.WindowAssigner;
  * ending at {@code end} covers {@code [end - size, end)}); cleanup times are absolute.
  *
  * <p>Every function works over the whole long range: near {@code Long.MIN_VALUE} it avoids the overflowing
- * subtraction, and elements before {@link #minTimestamp} are refused by the operator, so nothing overflows
- * downwards from there on.
+ * subtraction, and elements before {@link #minTimestamp} or after {@link #maxTimestamp} are refused by the operator,
+ * so nothing overflows between them.
  *
  * <p>The hot functions divide (a long division costs tens of cycles), so they remember their last answers: in
  * order, consecutive elements fall in one slice and share their first window, and the keys firing at one time
@@ -35,6 +36,16 @@ final class SliceGrid {
      * arithmetic cannot overflow downwards.
      */
     final long minTimestamp;
+    /**
+     * Elements after this time are refused (as dead letters): the last window holding them would end at or after
+     * {@code Long.MAX_VALUE}, in absolute time or relative to the offset (Flink's window arithmetic wraps there; the
+     * general operator refuses an element whose window wraps too, as assigned an empty window). Up to it, the window
+     * arithmetic cannot overflow upwards, and no window ends at {@code Long.MAX_VALUE}, which the arithmetic uses to
+     * say "no window".
+     */
+    final long maxTimestamp;
+    /** The largest {@code j} whose window start {@code j * slide} (relative) is a long. */
+    private final long maxWindowIndex;
 
     /**
      * @param assigner tumbling or sliding event-time windows
@@ -57,6 +68,8 @@ final class SliceGrid {
         this.slicesPerWindow = size / g;
         this.lateness = lateness;
         this.minTimestamp = minTimestamp(size, g, offset);
+        this.maxTimestamp = maxTimestamp(size, slide, offset);
+        this.maxWindowIndex = Long.MAX_VALUE / slide;
         // the memories start out holding a true answer each
         endMemoMin = NONE;
         endMemo = firstWindowEndOf(0, NONE);
@@ -76,6 +89,25 @@ final class SliceGrid {
         long firstSliceStart = r == 0 ? x : x + (g - r);
         long t = firstSliceStart + offset;
         return offset < 0 && t > firstSliceStart ? Long.MIN_VALUE : t; // wrapped: every time is late enough
+    }
+
+    /**
+     * @return the latest element time whose last window ends before {@code Long.MAX_VALUE} both relative to the
+     *         offset and absolute: that window starts at {@code j * slide} (relative) with
+     *         {@code j = floor((t - offset) / slide)}, so {@code j * slide + size <= MAX - 1 - max(offset, 0)} bounds
+     *         {@code j}, and every time before the next start is taken, as far as the relative time is a long
+     *         (worked out exactly, once per operator)
+     */
+    static long maxTimestamp(long size, long slide, long offset) {
+        BigInteger limit = BigInteger.valueOf(Long.MAX_VALUE - 1).subtract(BigInteger.valueOf(Math.max(offset, 0)))
+                .subtract(BigInteger.valueOf(size));
+        BigInteger[] qr = limit.divideAndRemainder(BigInteger.valueOf(slide));
+        BigInteger lastStart = (qr[1].signum() < 0 ? qr[0].subtract(BigInteger.ONE) : qr[0])
+                .multiply(BigInteger.valueOf(slide));
+        // relative times stay longs too (after the last window, a gap may reach past Long.MAX_VALUE)
+        BigInteger relative = lastStart.add(BigInteger.valueOf(slide - 1)).min(BigInteger.valueOf(Long.MAX_VALUE));
+        BigInteger t = relative.add(BigInteger.valueOf(offset));
+        return t.min(BigInteger.valueOf(Long.MAX_VALUE)).max(BigInteger.valueOf(Long.MIN_VALUE)).longValueExact();
     }
 
     private static long gcd(long a, long b) {
@@ -116,6 +148,9 @@ final class SliceGrid {
         if (minEnd != NONE) {
             j = Math.max(j, ceilOfMinusSize(minEnd));
         }
+        if (j > maxWindowIndex) {
+            return NONE; // it would start past Long.MAX_VALUE (a slice in the gap after the last window)
+        }
         return j * slide <= sliceStart ? j * slide + size : NONE;
     }
 
@@ -125,10 +160,18 @@ final class SliceGrid {
                 : Math.floorDiv(x, slide) + Math.floorDiv(Math.floorMod(x, slide) - size, slide);
     }
 
-    /** @return ceil((x - size) / slide), also where {@code x - size} would overflow (x near Long.MIN_VALUE) */
+    /**
+     * @return ceil((x - size) / slide), also where {@code x - size} would overflow (x near Long.MIN_VALUE); where the
+     *         quotient itself is below Long.MIN_VALUE, Long.MIN_VALUE (it is a lower bound on a window index, and no
+     *         window index is below that)
+     */
     private long ceilOfMinusSize(long x) {
-        return x > Long.MIN_VALUE + size ? -Math.floorDiv(size - x, slide)
-                : Math.floorDiv(x, slide) - Math.floorDiv(size - Math.floorMod(x, slide), slide);
+        if (x > Long.MIN_VALUE + size) {
+            return -Math.floorDiv(size - x, slide);
+        }
+        long q = Math.floorDiv(x, slide);
+        long down = Math.floorDiv(size - Math.floorMod(x, slide), slide); // >= 0
+        return q >= Long.MIN_VALUE + down ? q - down : Long.MIN_VALUE;
     }
 
     /** @return the end of the last window holding slice {@code k} */
@@ -146,11 +189,14 @@ final class SliceGrid {
      *         representable one is (the relative time underflows), Long.MAX_VALUE if none is
      */
     private long firstEndAfter(long t) {
-        if (t >= Long.MAX_VALUE - 2 - Math.abs(offset)) {
-            return Long.MAX_VALUE;
+        if (t > Long.MAX_VALUE - 2) {
+            return Long.MAX_VALUE; // the end would pass Long.MAX_VALUE: no window ends there
         }
         long end = t + 2; // absolute: max timestamp end - 1 > t
         long relative = end - offset;
+        if (offset < 0 && relative < end) {
+            return Long.MAX_VALUE; // overflowed upwards: past every window's relative end
+        }
         return offset > 0 && relative > end ? NONE : relative;
     }
 

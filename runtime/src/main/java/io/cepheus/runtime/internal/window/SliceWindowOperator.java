@@ -224,12 +224,15 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
 
     @Override
     public void processElement(Object key, T event, long timestamp) {
-        if (timestamp < grid.minTimestamp) {
+        if (timestamp < grid.minTimestamp || timestamp > grid.maxTimestamp) {
+            boolean low = timestamp < grid.minTimestamp;
             deadLetters++;
             output.deadLetter(key, event, timestamp, new UserCodeException("window assigner", "window " + operatorId,
                     key, timestamp, new IllegalArgumentException("element at " + timestamp + " is too close to"
-                            + " Long.MIN_VALUE: its first window (size " + size + " ms, slide " + slide + " ms, offset "
-                            + offset + " ms) would start before it; the earliest time taken is " + grid.minTimestamp)));
+                            + (low ? " Long.MIN_VALUE: its first window (size " : " Long.MAX_VALUE: its last window (size ")
+                            + size + " ms, slide " + slide + " ms, offset " + offset + " ms) would "
+                            + (low ? "start before it; the earliest time taken is " + grid.minTimestamp
+                                    : "end after it; the latest time taken is " + grid.maxTimestamp))));
             return;
         }
         long k = grid.sliceOf(timestamp);

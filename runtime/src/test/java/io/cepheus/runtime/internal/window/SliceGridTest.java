@@ -59,11 +59,12 @@ class SliceGridTest {
         };
         SliceGrid grid = new SliceGrid(size, slide, offset, lateness);
         String shape = "size=" + size + " slide=" + slide + " offset=" + offset + " lateness=" + lateness;
+        assertEquals(maxTimestamp(size, slide, offset), grid.maxTimestamp, "maxTimestamp " + shape);
         long base = switch (r.nextInt(4)) {
             case 0 -> 0;
             case 1 -> grid.minTimestamp + r.nextInt(1000);
             case 2 -> r.nextBoolean() ? Long.MAX_VALUE / 2 - r.nextInt(1_000_000)
-                    : Long.MAX_VALUE - 4 * size - r.nextInt(1_000_000_000);
+                    : grid.maxTimestamp - r.nextInt(r.nextBoolean() ? (int) size + 1 : 1_000_000_000);
             default -> r.nextLong() / 4;
         };
         long t = base;
@@ -72,16 +73,13 @@ class SliceGridTest {
             long step = r.nextInt(8) == 0 ? r.nextInt(1_000_000_000) : r.nextInt(3) * r.nextInt((int) size + 2);
             long from = step == 0 || r.nextInt(8) != 0 ? t : base;
             t = from > Long.MAX_VALUE - step ? base : from + step;
-            if (t < grid.minTimestamp) {
+            if (t < grid.minTimestamp || t > grid.maxTimestamp) {
                 continue;
             }
             String at = shape + " t=" + t;
             long k = grid.sliceOf(t);
             assertEquals(sliceOf(t, offset, grid.g), k, "sliceOf " + at);
             BigInteger[] ends = endsHolding(k, grid);
-            if (ends.length > 0 && !fits(ends[ends.length - 1].add(big(offset)).add(big(slide)))) {
-                continue; // windows past Long.MAX_VALUE: SliceExtremeTimestampsTest pins what the operator does there
-            }
             BigInteger near = big(k).multiply(big(grid.g)).add(big(r.nextInt((int) (2 * size + slide)) - size));
             long minEnd = r.nextInt(3) == 0 || !fits(near) ? NONE : near.longValueExact();
             assertEquals(firstWindowEnd(k, minEnd, grid), grid.firstWindowEnd(k, minEnd),
@@ -106,6 +104,22 @@ class SliceGridTest {
                     : grid.firstWindowEnd(k, alive), "first live window of slice " + k + " at watermark "
                     + watermark + " " + at);
         }
+    }
+
+    /**
+     * The latest time whose last window ends before Long.MAX_VALUE relative to the offset and absolute, found by
+     * stepping back from Long.MAX_VALUE window start by window start (starts are {@code offset} modulo the slide).
+     */
+    private static long maxTimestamp(long size, long slide, long offset) {
+        BigInteger max = big(Long.MAX_VALUE);
+        BigInteger start = max.subtract(max.subtract(big(offset)).mod(big(slide))); // the last start <= MAX
+        while (start.subtract(big(offset)).add(big(size)).compareTo(max) >= 0 || start.add(big(size)).compareTo(max) >= 0) {
+            start = start.subtract(big(slide));
+        }
+        // every time before the next start has this last window, or is in the gap after it, as long as the time
+        // relative to the offset is a long
+        BigInteger last = start.add(big(slide)).subtract(BigInteger.ONE).min(max.add(big(offset)));
+        return last.min(max).longValueExact();
     }
 
     private static long sliceOf(long t, long offset, long g) {
