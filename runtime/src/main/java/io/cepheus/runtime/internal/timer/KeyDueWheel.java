@@ -123,7 +123,8 @@ public final class KeyDueWheel {
                 takeFrom(b, watermark);
             }
         } else {
-            for (long slice = from; slice <= to; slice++) {
+            // counted, not "slice <= to": at the end of time to is Long.MAX_VALUE, and slice++ would wrap past it
+            for (long n = to - from, slice = from; n >= 0; n--, slice++) {
                 takeFrom((int) slice & mask, watermark);
             }
         }

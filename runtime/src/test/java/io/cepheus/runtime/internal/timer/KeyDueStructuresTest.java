@@ -11,6 +11,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * {@link KeyDueHeap} and {@link KeyDueWheel} against plain lists of entries: random adds (duplicates, negative
@@ -49,6 +50,7 @@ class KeyDueStructuresTest {
     }
 
     @Test
+    @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // a take looping past the end of time fails, never hangs the build
     void theWheelGivesExactlyTheEntriesTheWatermarkPassed() {
         PropertySeeds.reportingSeed(SEED, "runtime", "KeyDueStructuresTest", () ->
                 qt().withFixedSeed(SEED).withExamples(300).forAll(longs().all()).checkAssert(seed -> {
@@ -58,7 +60,12 @@ class KeyDueStructuresTest {
                     KeyDueWheel wheel = new KeyDueWheel(width, buckets);
                     long span = width * Integer.highestOneBit(Math.max(1, buckets)) * 2; // about one lap
                     List<long[]> model = new ArrayList<>();
-                    long wm = r.nextBoolean() ? Long.MIN_VALUE : -r.nextInt(1000);
+                    // near the end of time too: the take at Long.MAX_VALUE then follows takes just below it
+                    long wm = switch (r.nextInt(3)) {
+                        case 0 -> Long.MIN_VALUE;
+                        case 1 -> -r.nextInt(1000);
+                        default -> Long.MAX_VALUE - span * 40 - r.nextInt(1000);
+                    };
                     boolean started = wm != Long.MIN_VALUE;
                     if (started) {
                         assertEquals(0, wheel.takeDue(wm));
@@ -72,18 +79,21 @@ class KeyDueStructuresTest {
                                 case 2 -> 1 + r.nextInt((int) span * 20); // many laps ahead
                                 default -> 1 + r.nextInt(3);
                             };
-                            long time = base + ahead;
+                            long time = saturatedAdd(base, ahead);
+                            if (started && time <= base) {
+                                continue; // the end of time was taken: nothing can come after it
+                            }
                             int key = r.nextInt(20);
                             wheel.add(time, key);
                             model.add(new long[] {time, key});
                         } else {
-                            long next = switch (r.nextInt(5)) {
-                                case 0 -> base + 1;
-                                case 1 -> base + r.nextInt((int) width + 1);
-                                case 2 -> base + r.nextInt((int) span * 3);
-                                case 3 -> base + r.nextInt((int) span * 30);
-                                default -> base + r.nextInt(5);
-                            };
+                            long next = saturatedAdd(base, switch (r.nextInt(5)) {
+                                case 0 -> 1;
+                                case 1 -> r.nextInt((int) width + 1);
+                                case 2 -> r.nextInt((int) span * 3);
+                                case 3 -> r.nextInt((int) span * 30);
+                                default -> r.nextInt(5);
+                            });
                             int n = wheel.takeDue(next);
                             List<long[]> got = new ArrayList<>();
                             for (int i = 0; i < n; i++) {
@@ -109,6 +119,28 @@ class KeyDueStructuresTest {
                     assertEquals(text(model), text(takeAll(wheel)), "the end of time takes the rest; seed " + seed);
                     assertEquals(0, wheel.size());
                 }));
+    }
+
+    /**
+     * The take at {@code Long.MAX_VALUE} (a final watermark) right after one just below it scans the slices in
+     * between: a loop bounded by the last slice number, {@code Long.MAX_VALUE} itself with 1 ms slices, never ended.
+     */
+    @Test
+    @Timeout(value = 10, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void theTakeAtTheEndOfTimeAfterOneJustBelowItEnds() {
+        KeyDueWheel wheel = new KeyDueWheel(1, 64);
+        wheel.add(Long.MAX_VALUE - 1, 7);
+        wheel.add(Long.MAX_VALUE, 8);
+        assertEquals(0, wheel.takeDue(Long.MAX_VALUE - 2));
+        assertEquals(1, wheel.takeDue(Long.MAX_VALUE - 1));
+        assertEquals(7, wheel.takenKey(0));
+        assertEquals(1, wheel.takeDue(Long.MAX_VALUE));
+        assertEquals(8, wheel.takenKey(0));
+        assertEquals(0, wheel.size());
+    }
+
+    private static long saturatedAdd(long base, long ahead) {
+        return base > Long.MAX_VALUE - ahead ? Long.MAX_VALUE : base + ahead;
     }
 
     private static List<long[]> takeAll(KeyDueWheel wheel) {
