@@ -9,8 +9,8 @@ import java.util.function.LongSupplier;
 
 /**
  * Which edges an event follows out of a state: the edges whose conditions hold, found depth first over PROCEED
- * edges, as (edge, source state) pairs. Conditions are the expensive part of a step, so this class evaluates
- * each as seldom as the semantics allow:
+ * edges, as (edge, source state) pairs. Conditions are user code of any cost (and, for a simple one, its result
+ * cannot change within an event), so this class evaluates each as seldom as the semantics allow:
  * <ul>
  *   <li>a simple condition (event only) at most once per event, whatever the number of partial matches;</li>
  *   <li>an iterative condition once per partial match (it reads the partial match through its context);</li>
