@@ -100,8 +100,8 @@ public final class ShardInbox<E> {
     }
 
     /**
-     * Like {@link #put(Object)}, waiting with the caller's own idle strategy (reset first), for a producer
-     * that wants to reuse one instead of allocating, or to tune the backoff.
+     * Like {@link #put(Object)}, waiting with the caller's own idle strategy (reset before its first wait), for a
+     * producer that wants to reuse one instead of allocating, or to tune the backoff.
      *
      * <p>Once the inbox is found full, the put waits until an eighth of it is free again (one slot for the
      * smallest inboxes), not just one slot. A producer that refills each slot the moment the consumer frees it
@@ -116,8 +116,12 @@ public final class ShardInbox<E> {
      */
     public void put(E record, IdleStrategy idleStrategy) {
         Objects.requireNonNull(idleStrategy, "idleStrategy");
-        idleStrategy.reset();
+        boolean reset = false; // only a put that waits needs a fresh backoff: most sends find room at once
         while (!offer(record)) {
+            if (!reset) {
+                idleStrategy.reset();
+                reset = true;
+            }
             do {
                 if (Thread.currentThread().isInterrupted()) {
                     throw new IllegalStateException(

@@ -217,6 +217,44 @@ class ShardInboxTest {
         assertEquals(List.of(1, 2), out);
     }
 
+    /** Records what a put asks of its idle strategy; the putting thread writes, the test reads after joining it. */
+    private static final class RecordingIdle implements IdleStrategy {
+        final CountDownLatch waiting = new CountDownLatch(1);
+        final List<String> calls = java.util.Collections.synchronizedList(new ArrayList<>());
+
+        @Override
+        public void idle(int workCount) {
+            calls.add("idle");
+            waiting.countDown();
+            Thread.onSpinWait();
+        }
+
+        @Override
+        public void reset() {
+            calls.add("reset");
+        }
+    }
+
+    @Test
+    void aPutResetsItsIdleStrategyOnlyBeforeItsFirstWait() throws InterruptedException {
+        RecordingIdle roomy = new RecordingIdle();
+        new ShardInbox<Integer>(4).put(1, roomy);
+        assertEquals(List.of(), roomy.calls, "a put that found room touched its idle strategy");
+
+        ShardInbox<Integer> inbox = full(2);
+        RecordingIdle waiting = new RecordingIdle();
+        Putter putter = new Putter(inbox, 42, waiting);
+        await(waiting.waiting, "the put to find the inbox full");
+        inbox.drain(x -> { }, 2);
+        await(putter.done, "the put to complete after room appeared");
+        join(putter.thread);
+        assertNull(putter.thrown.get());
+        assertEquals("reset", waiting.calls.get(0), "the first wait did not start from a reset backoff");
+        assertEquals(1, waiting.calls.stream().filter("reset"::equals).count(), waiting.calls.toString());
+        assertTrue(waiting.calls.size() > 1 && waiting.calls.subList(1, waiting.calls.size()).stream()
+                .allMatch("idle"::equals), waiting.calls.toString());
+    }
+
     @Test
     void putWaitsWhileFullAndCompletesOnceTheConsumerMakesRoom() throws InterruptedException {
         ShardInbox<Integer> inbox = full(2);
