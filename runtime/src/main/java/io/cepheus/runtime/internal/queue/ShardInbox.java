@@ -116,20 +116,19 @@ public final class ShardInbox<E> {
      */
     public void put(E record, IdleStrategy idleStrategy) {
         Objects.requireNonNull(idleStrategy, "idleStrategy");
-        boolean reset = false; // only a put that waits needs a fresh backoff: most sends find room at once
-        while (!offer(record)) {
-            if (!reset) {
-                idleStrategy.reset();
-                reset = true;
-            }
+        if (offer(record)) {
+            return; // most sends find room at once: only a put that waits needs a fresh backoff
+        }
+        idleStrategy.reset();
+        do {
             do {
                 if (Thread.currentThread().isInterrupted()) {
                     throw new IllegalStateException(
                             "interrupted while waiting for room in a full shard inbox; the record was not enqueued");
                 }
                 idleStrategy.idle(0);
-            } while (!closed && queue.size() > resumeAtOrBelow); // closed: the offer above throws
-        }
+            } while (!closed && queue.size() > resumeAtOrBelow); // closed: the offer below throws
+        } while (!offer(record));
     }
 
     /**
