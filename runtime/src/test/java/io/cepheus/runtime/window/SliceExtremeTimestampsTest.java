@@ -32,6 +32,8 @@ class SliceExtremeTimestampsTest {
     private static final class Run {
         final CepEngine<Ev> engine = engine();
         final List<String> out = new ArrayList<>();
+        /** The key of each result in {@link #out}. */
+        final List<String> outKeys = new ArrayList<>();
         final List<String> late = new ArrayList<>();
         final List<String> dead = new ArrayList<>();
         final Producer<Ev> in;
@@ -44,7 +46,10 @@ class SliceExtremeTimestampsTest {
             if (general) {
                 w.trigger(ForwardingTrigger.of(EventTimeTrigger.create()));
             }
-            w.reduce(summing()).results((k, win, r, ts) -> out.add(win + " " + r.value() + " @" + ts));
+            w.reduce(summing()).results((k, win, r, ts) -> {
+                out.add(win + " " + r.value() + " @" + ts);
+                outKeys.add(String.valueOf(k));
+            });
             in = engine.newProducer();
             h = CepTestHarness.start(engine);
         }
@@ -59,9 +64,28 @@ class SliceExtremeTimestampsTest {
             return this;
         }
 
+        /**
+         * Within one watermark the slice operator fires key by key and the general operator time by time (the record
+         * order between two watermarks carries no meaning), so each watermark's results are put in key order, each
+         * key's in the order they came: the two operators must then agree exactly.
+         */
         Run watermark(long wm) {
+            int from = out.size();
             in.watermark(wm);
             h.runUntilIdle();
+            List<Integer> order = new ArrayList<>();
+            for (int i = from; i < out.size(); i++) {
+                order.add(i);
+            }
+            order.sort(java.util.Comparator.comparing(outKeys::get)); // stable: each key's results keep their order
+            List<String> byKey = new ArrayList<>();
+            order.forEach(i -> byKey.add(out.get(i)));
+            List<String> keysByKey = new ArrayList<>();
+            order.forEach(i -> keysByKey.add(outKeys.get(i)));
+            for (int i = 0; i < byKey.size(); i++) {
+                out.set(from + i, byKey.get(i));
+                outKeys.set(from + i, keysByKey.get(i));
+            }
             return this;
         }
 

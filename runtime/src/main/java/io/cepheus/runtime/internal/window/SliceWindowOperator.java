@@ -37,7 +37,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  *
  * <p>Firing times: all window ends lie on one grid, so the keys wait in a {@link FiringCalendar} (a bucket of keys
  * per time) rather than as one shard timer each, and fire at the end of each watermark ({@link #endWatermark}), in
- * time order, then key id order (as shard timers would). With sliding windows every key fires once per slide:
+ * time order, then key id order (as shard timers would), except that a key whose later firings the watermark has
+ * passed too fires them at once, back to back (see {@link #due}). With sliding windows every key fires once per slide:
  * per-key timers cost a heap removal and insertion among all keys' timers per firing, the calendar an append. No
  * shard timer is registered, so the shard keeps a key while {@link #holds} says so, and this operator releases it
  * when its slices are gone.
@@ -468,7 +469,10 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         return true;
     }
 
-    /** Fires every key due at or before the watermark, in time order (a firing may schedule a later, due time). */
+    /**
+     * Fires every key due at or before the watermark, in time order of each key's first due time (a key then fires
+     * its later due windows at once; a cleanup may schedule a later, due time).
+     */
     @Override
     public void endWatermark() {
         while (!calendar.isEmpty() && calendar.earliest() <= watermark) {
@@ -531,9 +535,22 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
     /**
      * The key's time has come: fires its window ending there (if that is its pending firing), drops the slices
      * whose windows are all past cleanup at {@code timestamp}, and waits for the next firing or cleanup, or frees
-     * the key.
+     * the key. Later firings of the key that the watermark has passed too follow at once, in window order, rather
+     * than one calendar bucket (all keys) later: when the watermark jumps (the end of a bounded input, a source
+     * back from idleness) a sliding key has size / slide windows due, and firing them back to back reaches its
+     * slices once, while they are in the cache, instead of once per window after every other key's. So within
+     * one watermark, results come key by key; each key's still come in window order, and the record order
+     * between two watermarks carries no meaning (in Flink neither).
      */
     private void due(int keyId, KeySlices st, long timestamp) {
+        for (long at = timestamp; at != NONE; ) {
+            at = dueOnce(keyId, st, at);
+        }
+    }
+
+    /** @return the key's next firing time if the watermark has passed it too (not in the calendar), else NONE */
+    private long dueOnce(int keyId, KeySlices st, long timestamp) {
+        long catchUp = NONE;
         if (st.timerAt == timestamp) {
             st.timerAt = Long.MAX_VALUE;
             timersPending--;
@@ -550,7 +567,11 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
             }
             if (next != NONE) {
                 long fire = next + offset - 1;
-                calendar.schedule(keyId, fire);
+                if (fire <= watermark) {
+                    catchUp = fire;
+                } else {
+                    calendar.schedule(keyId, fire);
+                }
                 timersPending++;
                 st.timerAt = fire;
             }
@@ -574,11 +595,12 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
                 timersPending--;
             }
             free(keyId, st);
-            return;
+            return NONE;
         }
         if (lateness > 0 && st.timerAt == Long.MAX_VALUE && st.cleanupAt == Long.MAX_VALUE) {
             scheduleCleanup(keyId, st);
         }
+        return catchUp;
     }
 
     private void dropFirst(KeySlices st) {

@@ -1,0 +1,74 @@
+package io.cepheus.runtime.window;
+
+import static io.cepheus.runtime.window.WindowTestKit.engine;
+import static io.cepheus.runtime.window.WindowTestKit.summing;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.cepheus.runtime.CepEngine;
+import io.cepheus.runtime.CepTestHarness;
+import io.cepheus.runtime.Producer;
+import io.cepheus.runtime.WindowResults;
+import io.cepheus.runtime.window.WindowTestKit.Ev;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A watermark that passes several firing times of a key on the slice operator (the end of a bounded input, a
+ * source back from idleness): the key's due windows fire back to back, in window order, key after key, with the
+ * results and the state afterwards the same as when the watermark comes in steps.
+ */
+class SlidingWatermarkJumpTest {
+
+    private static final List<String> ELEMENTS_A = List.of("a 1@100", "a 2@700", "a 4@1300");
+    private static final List<String> ELEMENTS_B = List.of("b 8@200", "b 16@900");
+
+    /** Runs keys a and b through sliding 2 s / 0.5 s windows with the given watermarks; returns the results. */
+    private static List<String> run(long... watermarks) {
+        CepEngine<Ev> engine = engine();
+        List<String> out = new ArrayList<>();
+        WindowResults<Ev> results = engine.keyBy(Ev::key)
+                .window(SlidingEventTimeWindows.<Ev>of(Duration.ofMillis(2000), Duration.ofMillis(500)))
+                .reduce(summing())
+                .results((k, w, r, ts) -> out.add(k + " " + w + " " + r.value() + " @" + ts));
+        Producer<Ev> in = engine.newProducer();
+        CepTestHarness<Ev> h = CepTestHarness.start(engine);
+        List<String> all = new ArrayList<>(ELEMENTS_A);
+        all.addAll(ELEMENTS_B);
+        for (String e : all) {
+            String[] parts = e.split("[ @]");
+            in.send(new Ev(parts[0], Long.parseLong(parts[1]), Long.parseLong(parts[2])));
+        }
+        for (long wm : watermarks) {
+            in.watermark(wm);
+            h.runUntilIdle();
+            out.add("| " + wm + ": " + results.metrics().keys() + " keys, " + results.metrics().accumulators()
+                    + " slices");
+        }
+        h.close();
+        return out;
+    }
+
+    @Test
+    void aJumpFiresEachKeysDueWindowsBackToBackInWindowOrder() {
+        // a window without contents does not fire: a's [1500,3500) and b's [1000,3000) hold nothing
+        assertEquals(List.of(
+                "a [-1500,500) 1 @499", "a [-1000,1000) 3 @999", "a [-500,1500) 7 @1499", "a [0,2000) 7 @1999",
+                "a [500,2500) 6 @2499", "a [1000,3000) 4 @2999",
+                "b [-1500,500) 8 @499", "b [-1000,1000) 24 @999", "b [-500,1500) 24 @1499", "b [0,2000) 24 @1999",
+                "b [500,2500) 16 @2499",
+                "| " + Long.MAX_VALUE + ": 0 keys, 0 slices"), run(Long.MAX_VALUE));
+    }
+
+    @Test
+    void aJumpGivesWhatStepsGiveKeyByKey() {
+        List<String> steps = run(499, 999, 1499, 1999, 2499, 2999, 3499, Long.MAX_VALUE);
+        List<String> stepResults = new ArrayList<>();
+        steps.stream().filter(line -> !line.startsWith("|")).forEach(stepResults::add);
+        stepResults.sort(java.util.Comparator.comparing(line -> line.substring(0, 1))); // stable: key a, then b
+        List<String> jump = run(Long.MAX_VALUE);
+        assertEquals(stepResults, jump.subList(0, jump.size() - 1));
+        assertEquals(steps.get(steps.size() - 1), jump.get(jump.size() - 1), "nothing left after the jump");
+    }
+}
