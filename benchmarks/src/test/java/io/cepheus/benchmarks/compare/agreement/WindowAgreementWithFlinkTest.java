@@ -204,7 +204,6 @@ class WindowAgreementWithFlinkTest {
         }
     }
 
-    /** @return null if both emitted the same after every input item, else where and how they differ */
     /**
      * @return whether a case is left out of the comparison: a result order the README documents as different, a
      *     Flink bug we do not copy, or (in processing time) element times far from zero
@@ -220,6 +219,7 @@ class WindowAgreementWithFlinkTest {
         return !flink.isEmpty() && flink.get(flink.size() - 1).stream().anyMatch(s -> s.startsWith("ERROR"));
     }
 
+    /** @return null if both emitted the same after every input item, else where and how they differ */
     private static String firstDifference(RandomWindowCase c, List<List<String>> flink, List<List<String>> cepheus) {
         int n = Math.max(flink.size(), cepheus.size());
         for (int i = 0; i < n; i++) {
