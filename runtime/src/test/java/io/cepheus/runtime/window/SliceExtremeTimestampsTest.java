@@ -32,7 +32,7 @@ class SliceExtremeTimestampsTest {
     private static final class Run {
         final CepEngine<Ev> engine = engine();
         final List<String> out = new ArrayList<>();
-        /** The key of each result in {@link #out}. */
+        /** The key of each result, in the order they came (as {@link #out} before a watermark reorders it). */
         final List<String> outKeys = new ArrayList<>();
         final List<String> late = new ArrayList<>();
         final List<String> dead = new ArrayList<>();
@@ -73,19 +73,11 @@ class SliceExtremeTimestampsTest {
             int from = out.size();
             in.watermark(wm);
             h.runUntilIdle();
-            List<Integer> order = new ArrayList<>();
-            for (int i = from; i < out.size(); i++) {
-                order.add(i);
-            }
-            order.sort(java.util.Comparator.comparing(outKeys::get)); // stable: each key's results keep their order
-            List<String> byKey = new ArrayList<>();
-            order.forEach(i -> byKey.add(out.get(i)));
-            List<String> keysByKey = new ArrayList<>();
-            order.forEach(i -> keysByKey.add(outKeys.get(i)));
-            for (int i = 0; i < byKey.size(); i++) {
-                out.set(from + i, byKey.get(i));
-                outKeys.set(from + i, keysByKey.get(i));
-            }
+            List<String> byKey = java.util.stream.IntStream.range(from, out.size()).boxed()
+                    .sorted(java.util.Comparator.comparing(outKeys::get)) // stable: each key's keep their order
+                    .map(out::get).toList();
+            out.subList(from, out.size()).clear();
+            out.addAll(byKey);
             return this;
         }
 

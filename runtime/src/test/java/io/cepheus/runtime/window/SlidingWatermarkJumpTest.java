@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
  */
 class SlidingWatermarkJumpTest {
 
-    private static final List<String> ELEMENTS_A = List.of("a 1@100", "a 2@700", "a 4@1300");
-    private static final List<String> ELEMENTS_B = List.of("b 8@200", "b 16@900");
+    private static final List<Ev> ELEMENTS = List.of(new Ev("a", 1, 100), new Ev("a", 2, 700),
+            new Ev("a", 4, 1300), new Ev("b", 8, 200), new Ev("b", 16, 900));
 
     /** Runs keys a and b through sliding 2 s / 0.5 s windows with the given watermarks; returns the results. */
     private static List<String> run(long... watermarks) {
@@ -34,12 +34,7 @@ class SlidingWatermarkJumpTest {
                 .results((k, w, r, ts) -> out.add(k + " " + w + " " + r.value() + " @" + ts));
         Producer<Ev> in = engine.newProducer();
         CepTestHarness<Ev> h = CepTestHarness.start(engine);
-        List<String> all = new ArrayList<>(ELEMENTS_A);
-        all.addAll(ELEMENTS_B);
-        for (String e : all) {
-            String[] parts = e.split("[ @]");
-            in.send(new Ev(parts[0], Long.parseLong(parts[1]), Long.parseLong(parts[2])));
-        }
+        ELEMENTS.forEach(in::send);
         for (long wm : watermarks) {
             in.watermark(wm);
             h.runUntilIdle();
