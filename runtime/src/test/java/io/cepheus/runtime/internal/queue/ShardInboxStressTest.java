@@ -129,6 +129,104 @@ class ShardInboxStressTest {
         assertEquals((long) PRODUCERS * RECORDS_PER_PRODUCER, consumer.received, "records received in total");
     }
 
+    private static final int CLOSE_RACE_ROUNDS = 400;
+    private static final int CLOSE_RACE_CAPACITY = 16;
+
+    /**
+     * {@link ShardInbox#close()} while two producers are still offering: whatever point of an offer the close lands
+     * on (before it, between its enqueue and its second look at the flag, after it), every record whose offer
+     * returned normally is drained once and in order, every offer that threw left nothing behind, and the consumer
+     * finishes. Many short rounds, each closing after a different amount of progress, so that the close meets the
+     * offers at many points; the consumer runs on its own thread, as a shard's does.
+     */
+    @Test
+    void aCloseRacingWithOffersDrainsExactlyTheRecordsWhoseOffersSucceeded() throws InterruptedException {
+        for (int round = 0; round < CLOSE_RACE_ROUNDS; round++) {
+            closeRace(round);
+        }
+    }
+
+    private static void closeRace(int round) throws InterruptedException {
+        ShardInbox<Stamped> inbox = new ShardInbox<>(CLOSE_RACE_CAPACITY);
+        int[] succeeded = new int[2];
+        boolean[] refused = new boolean[2];
+        AtomicReferenceArray<Throwable> failures = new AtomicReferenceArray<>(3);
+        int[] next = new int[2];
+        List<String> violations = new ArrayList<>();
+        java.util.concurrent.atomic.AtomicLong received = new java.util.concurrent.atomic.AtomicLong();
+        Thread consumer = new Thread(() -> {
+            try {
+                Consumer<Stamped> check = r -> {
+                    if (r.sequence() != next[r.producer()] && violations.size() < 20) {
+                        violations.add("producer " + r.producer() + ": expected " + next[r.producer()] + ", got "
+                                + r.sequence());
+                    }
+                    next[r.producer()] = r.sequence() + 1;
+                    received.incrementAndGet();
+                };
+                while (!(inbox.drain(check, 8) == 0 && inbox.isClosedAndDrained())) {
+                    Thread.onSpinWait();
+                }
+            } catch (Throwable t) {
+                failures.set(2, t);
+            }
+        }, "close-race-consumer");
+        Thread[] producers = new Thread[2];
+        for (int p = 0; p < 2; p++) {
+            int producer = p;
+            producers[p] = new Thread(() -> {
+                try {
+                    for (int sequence = 0; ; sequence++) {
+                        Stamped record = new Stamped(producer, sequence);
+                        try {
+                            if (producer == 0) {
+                                while (!inbox.offer(record)) {
+                                    Thread.onSpinWait();
+                                }
+                            } else {
+                                inbox.put(record);
+                            }
+                        } catch (IllegalStateException closed) {
+                            refused[producer] = true;
+                            return;
+                        }
+                        succeeded[producer] = sequence + 1;
+                    }
+                } catch (Throwable t) {
+                    failures.set(producer, t);
+                }
+            }, "close-race-producer-" + p);
+        }
+        consumer.start();
+        for (Thread producer : producers) {
+            producer.start();
+        }
+        long closeAfter = (round % 40) * 7L; // records drained before the close: a different point every round
+        while (received.get() < closeAfter && failures.get(2) == null) {
+            Thread.onSpinWait();
+        }
+        inbox.close();
+        for (Thread t : producers) {
+            join(t);
+        }
+        join(consumer);
+        for (int i = 0; i < 3; i++) {
+            assertNull(failures.get(i), "round " + round + ": thread " + i + " failed");
+        }
+        assertEquals(List.of(), violations, "round " + round);
+        for (int p = 0; p < 2; p++) {
+            assertTrue(refused[p], "round " + round + ": producer " + p + " ended without a refusal");
+            assertEquals(succeeded[p], next[p], "round " + round + ", producer " + p
+                    + ": records drained (last sequence + 1) against offers that succeeded");
+        }
+        assertEquals(0, inbox.size(), "round " + round + ": a refused record stayed queued");
+    }
+
+    private static void join(Thread thread) throws InterruptedException {
+        thread.join(TimeUnit.SECONDS.toMillis(WAIT_SECONDS));
+        assertFalse(thread.isAlive(), thread.getName() + " did not finish within " + WAIT_SECONDS + " s");
+    }
+
     /** Producer 0 behaves like BackpressurePolicy.REJECT with a retrying caller; the others use BLOCK (put). */
     private static void produce(ShardInbox<Stamped> inbox, int producer) {
         IdleStrategy retryIdle = IdleStrategy.backoff(16, 4, 1_000, 100_000);
