@@ -1,12 +1,18 @@
 package io.cepheus.benchmarks;
 
+import com.carrotsearch.hppc.IntObjectHashMap;
+import com.carrotsearch.hppc.cursors.ObjectCursor;
 import io.cepheus.examples.workloads.BenchEvent;
+import io.cepheus.examples.workloads.CountingSink;
 import io.cepheus.examples.workloads.MatchChecksum;
 import io.cepheus.examples.workloads.Workload;
 import io.cepheus.examples.workloads.WorkloadGenerator;
 import io.cepheus.examples.workloads.WorkloadRunner;
 import io.cepheus.examples.workloads.WorkloadStream;
 import io.cepheus.examples.workloads.Workloads;
+import io.cepheus.nfa.NfaCompiler;
+import io.cepheus.nfa.NfaMatcher;
+import io.cepheus.nfa.NfaState;
 import io.cepheus.runtime.CepEngine;
 import io.cepheus.runtime.CepTestHarness;
 import io.cepheus.runtime.PatternStream;
@@ -36,7 +42,11 @@ import java.util.Locale;
  * watermark every 1,000 events, as the Flink comparison drives it), {@code bare:Wn} (the bare NFA,
  * {@link WorkloadRunner}), {@code threads:Wn/N} (the engine on its own threads, N shards and one producer on this
  * thread, {@link RuntimeWorkloadRunner}), {@code window:SIZE/SLIDE} in seconds ({@link WindowBench}'s stream and
- * count + sum; SIZE = SLIDE is tumbling, SIZE 0 is sessions with gap SLIDE). Workload specs print the same
+ * count + sum; SIZE = SLIDE is tumbling, SIZE 0 is sessions with gap SLIDE), {@code sorted:Wn} (the bare NFA as
+ * {@code bare} runs it, on the workload's events stably sorted by key: each key's events come in a row, in their
+ * order, so each key gets the same events, times and matches, but its state stays in the cache while it is used;
+ * against {@code bare} it shows what memory latency costs, and between two builds it compares their computation
+ * alone, with less of the noise that the machine's share of the cache adds). Workload specs print the same
  * fingerprint whatever their kind, so that {@code PairedBuilds --vs} can set one kind against another.
  *
  * <p>Speed is on this thread's CPU time, except for {@code threads}: there the work is on other threads, so it
@@ -47,6 +57,8 @@ public final class PairedBuildRun {
     private final String kind;
     private final int shards;
     private final WorkloadStream stream;
+    /** For {@code sorted}: the positions of the stream's events in key order (stable); null otherwise. */
+    private final int[] byKey;
     private final WindowBench.Ev[] windowEvents;
     private final WindowAssigner<WindowBench.Ev> assigner;
 
@@ -54,18 +66,19 @@ public final class PairedBuildRun {
     PairedBuildRun(String spec) {
         String[] parts = spec.split(":", 2);
         if (parts.length != 2) {
-            throw new IllegalArgumentException("spec " + spec + ": expected engine:Wn, bare:Wn, threads:Wn/N or"
-                    + " window:SIZE/SLIDE");
+            throw new IllegalArgumentException("spec " + spec + ": expected engine:Wn, bare:Wn, sorted:Wn,"
+                    + " threads:Wn/N or window:SIZE/SLIDE");
         }
         kind = parts[0];
         switch (kind) {
-            case "engine", "bare", "threads" -> {
+            case "engine", "bare", "sorted", "threads" -> {
                 String[] w = parts[1].split("/", 2);
                 if (kind.equals("threads") != (w.length == 2)) {
                     throw new IllegalArgumentException("spec " + spec + ": only threads takes a shard count (Wn/N)");
                 }
                 shards = w.length == 2 ? Integer.parseInt(w[1]) : 1;
                 stream = WorkloadGenerator.generate(Workload.valueOf(w[0]));
+                byKey = kind.equals("sorted") ? positionsByKey(stream) : null;
                 windowEvents = null;
                 assigner = null;
             }
@@ -78,6 +91,7 @@ public final class PairedBuildRun {
                         : SlidingEventTimeWindows.of(Duration.ofSeconds(size), Duration.ofSeconds(slide));
                 windowEvents = WindowBench.stream();
                 stream = null;
+                byKey = null;
                 shards = 1;
             }
             default -> throw new IllegalArgumentException("spec " + spec + ": unknown kind " + kind);
@@ -110,6 +124,7 @@ public final class PairedBuildRun {
             case "threads" -> fingerprint(stream.workload(),
                     RuntimeWorkloadRunner.forWorkload(stream.workload(), shards).run(stream));
             case "engine" -> runEngine(stream);
+            case "sorted" -> runSorted(stream, byKey);
             default -> {
                 long[] r = WindowBench.run(windowEvents, w -> w.aggregate(new WindowBench.CountSum()), assigner);
                 yield "results=" + r[1] + ",checksum=" + r[2];
@@ -124,6 +139,54 @@ public final class PairedBuildRun {
 
     private static String fingerprint(long matches, long timeouts, long checksum) {
         return String.format(Locale.ROOT, "matches=%d,timeouts=%d,checksum=%x", matches, timeouts, checksum);
+    }
+
+    /** @return the positions of the stream's events, by key and within a key in stream order (a counting sort) */
+    private static int[] positionsByKey(WorkloadStream stream) {
+        int[] keys = stream.keys();
+        int[] start = new int[stream.workload().keys() + 1];
+        for (int key : keys) {
+            start[key + 1]++;
+        }
+        for (int k = 0; k + 1 < start.length; k++) {
+            start[k + 1] += start[k];
+        }
+        int[] order = new int[keys.length];
+        for (int i = 0; i < keys.length; i++) {
+            order[start[keys[i]]++] = i;
+        }
+        return order;
+    }
+
+    /**
+     * The bare NFA as {@link WorkloadRunner} drives it (a state per key in an hppc map, {@code process} per event,
+     * {@code Long.MAX_VALUE} to every key at the end), over the events in the order {@code order} gives. Each key
+     * sees its own events in stream order and only its own events advance its time, so the results are the
+     * stream's.
+     */
+    private static String runSorted(WorkloadStream stream, int[] order) {
+        Workload workload = stream.workload();
+        NfaMatcher<BenchEvent> matcher = NfaCompiler.compile(Workloads.pattern(workload)).newMatcher();
+        CountingSink sink = new CountingSink(workload.countsTimeouts());
+        IntObjectHashMap<NfaState> states = new IntObjectHashMap<>(workload.keys());
+        int[] keys = stream.keys();
+        long[] timestamps = stream.timestamps();
+        BenchEvent[] events = stream.events();
+        for (int i : order) {
+            int slot = states.indexOf(keys[i]);
+            NfaState state;
+            if (states.indexExists(slot)) {
+                state = states.indexGet(slot);
+            } else {
+                state = matcher.newState(keys[i]);
+                states.indexInsert(slot, keys[i], state);
+            }
+            matcher.process(state, events[i], timestamps[i], sink);
+        }
+        for (ObjectCursor<NfaState> cursor : states.values()) {
+            matcher.advanceTime(cursor.value, Long.MAX_VALUE, sink);
+        }
+        return fingerprint(workload, sink.result());
     }
 
     private static String runEngine(WorkloadStream stream) {

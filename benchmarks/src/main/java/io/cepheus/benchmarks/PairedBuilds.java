@@ -38,8 +38,8 @@ import java.util.Locale;
  * java -cp benchmarks/target/benchmarks.jar io.cepheus.benchmarks.PairedBuilds \
  *      [--rounds 16] [--warmup 3] [--jvm "-Xms2g -Xmx2g"] [--vs NEW_SPEC] engine:W1 OLD.jar NEW.jar
  * </pre>
- * Specs: {@code engine:Wn}, {@code bare:Wn}, {@code threads:Wn/SHARDS}, {@code window:SIZE/SLIDE} (seconds; see
- * {@link PairedBuildRun}).
+ * Specs: {@code engine:Wn}, {@code bare:Wn}, {@code sorted:Wn} (the bare NFA on the stream sorted by key: state
+ * in the cache), {@code threads:Wn/SHARDS}, {@code window:SIZE/SLIDE} (seconds; see {@link PairedBuildRun}).
  */
 public final class PairedBuilds {
 
