@@ -162,7 +162,8 @@ public final class PairedBuildRun {
      * The bare NFA as {@link WorkloadRunner} drives it (a state per key in an hppc map, {@code process} per event,
      * {@code Long.MAX_VALUE} to every key at the end), over the events in the order {@code order} gives. Each key
      * sees its own events in stream order and only its own events advance its time, so the results are the
-     * stream's.
+     * stream's. The loop repeats {@link WorkloadRunner}'s instead of adding an ordering option to it, because this
+     * class runs against older builds' jars too and may use only what they have (see the class comment).
      */
     private static String runSorted(WorkloadStream stream, int[] order) {
         Workload workload = stream.workload();
