@@ -35,9 +35,10 @@ final class SnapshotFormat {
     private static final int MAGIC = 0x43455053; // "CEPS"
     /**
      * 2: header with body length and CRC32C; patterns described with their structure fingerprint. 3: each shard
-     * part holds its key dictionary (keys with their ids, free ids in reuse order).
+     * part holds its key dictionary (keys with their ids, free ids in reuse order). 4: the slice window operator
+     * writes its queue (bounds and front slices) once, then each key's slices by slice number.
      */
-    private static final int VERSION = 3;
+    private static final int VERSION = 4;
     private static final int HEADER_BYTES = 16;
     /** Bodies are read in growing chunks, so a corrupt length in a short stream cannot allocate gigabytes. */
     private static final int FIRST_CHUNK = 64 * 1024;

@@ -24,8 +24,7 @@ import org.junit.jupiter.api.Test;
  * slice operator: late firings of every fired window holding a late element's slice, in the general operator's
  * order, and cleanup exactly at {@code maxTimestamp + lateness}. Each script also runs on the general
  * {@link io.cepheus.runtime.internal.window.WindowOperator} (forced by a trigger that only forwards to the
- * default one), which must give the same output in the same order (within one watermark, compared key by key:
- * the slice operator fires a key's due windows back to back).
+ * default one), which must give the same output in the same order (within one watermark, compared key by key).
  */
 class SlidingLatenessSliceTest {
 

@@ -284,9 +284,9 @@ class WindowSnapshotTest {
     }
 
     /**
-     * A live snapshot (a producer's barrier, on threads the harness drives) in the middle of a batch, with enough
-     * keys that sliding windows batch their elements before adding them (the slices no longer fit the cache): the
-     * elements before the barrier are in the snapshot, those after it in the restored engine, none twice.
+     * A live snapshot (a producer's barrier, on threads the harness drives) in the middle of a batch, with many
+     * keys and slices (columns of hundreds of keys in the slice table): the elements before the barrier are in the
+     * snapshot, those after it in the restored engine, none twice.
      */
     @Test
     void aLiveSnapshotInTheMiddleOfABatchHoldsTheElementsBeforeTheBarrier() {

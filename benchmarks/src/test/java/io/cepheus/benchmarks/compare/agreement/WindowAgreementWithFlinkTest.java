@@ -174,9 +174,8 @@ class WindowAgreementWithFlinkTest {
 
     /**
      * Sliding windows over many keys ({@link RandomWindowCase#drawManyKeys}: 6,000 keys, about 30,000 elements),
-     * so that the slice operator holds more than 16,384 slices and loads elements and firings in batches, reading
-     * ahead (in about half the cases: a bug planted in that path was caught by 3 of 6); compared after every input
-     * item like the small cases. {@code -Dcepheus.agreement.manyKeysCases=N}
+     * so that the slice operator's columns hold thousands of keys and each firing time's pass covers many of them;
+     * compared after every input item like the small cases. {@code -Dcepheus.agreement.manyKeysCases=N}
      * (default 8).
      */
     @Test

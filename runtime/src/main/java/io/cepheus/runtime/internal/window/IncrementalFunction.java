@@ -47,7 +47,7 @@ final class IncrementalFunction<T, R> {
         return reduce != null ? cast(acc) : aggregate.getResult(acc);
     }
 
-    /** @return how {@link KeySlices} combines accumulators of this function */
+    /** @return how {@link SliceTable} combines accumulators of this function */
     SliceCombiner combiner() {
         return reduce != null ? SliceCombiner.of(IncrementalFunction.<ReduceFunction<Object>>cast(reduce))
                 : SliceCombiner.of(aggregate);

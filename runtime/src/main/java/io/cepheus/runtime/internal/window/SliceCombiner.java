@@ -4,7 +4,7 @@ import io.cepheus.runtime.window.AggregateFunction;
 import io.cepheus.runtime.window.ReduceFunction;
 
 /**
- * Combines slice values (reduced values or accumulators) in time order for {@link KeySlices}: the one place that
+ * Combines slice values (reduced values or accumulators) in time order for {@link SliceTable}: the one place that
  * knows whether values are immutable (reduce) or mutable accumulators (aggregate). Stateless apart from the user
  * function, so it may be shared by all keys of an operator; used on the shard thread.
  */

@@ -4,7 +4,6 @@ import com.carrotsearch.hppc.IntArrayList;
 import io.cepheus.nfa.EventCodec;
 import io.cepheus.runtime.UserCodeException;
 import io.cepheus.runtime.internal.cep.KeyDictionary;
-import io.cepheus.runtime.internal.shard.GroupPrefetch;
 import io.cepheus.runtime.internal.shard.ShardOperator;
 import io.cepheus.runtime.internal.timer.FiringCalendar;
 import io.cepheus.runtime.internal.timer.TimerService;
@@ -28,29 +27,25 @@ import java.util.concurrent.atomic.AtomicLongArray;
  *
  * <p>Design (panes, "slices"): time is cut into slices of length {@code g = gcd(size, slide)}, aligned with the
  * windows; every window is exactly {@code size / g} consecutive slices. An element updates the one accumulator of
- * its slice (not the size / slide windows it belongs to). Each key keeps its slices in a {@link KeySlices} ring
- * indexed by slice number, which also aggregates the firing windows as a FIFO queue of slices (two stacks: one
- * combination per firing, amortized), and waits for one firing time, the max timestamp of the earliest open window
- * that has contents; firing emits that window, drops the slices no later window needs, and schedules the key at
- * the next such window. Windows without contents never fire, as in Flink (a window exists once an element was
- * added to it). With one slice per window (tumbling) the slice's accumulator is the window's.
+ * its slice (not the size / slide windows it belongs to). All keys' slices live in one {@link SliceTable}, a column
+ * per slice indexed by key id, which also aggregates the firing windows as a FIFO queue of slices (two stacks: one
+ * combination per firing, amortized). Each key waits for one firing time, the max timestamp of its earliest open
+ * window that has contents; firing emits that window and schedules the key at its next such window. Windows
+ * without contents never fire, as in Flink (a window exists once an element was added to it). With one slice per
+ * window (tumbling) the slice's accumulator is the window's.
  *
  * <p>Firing times: all window ends lie on one grid, so the keys wait in a {@link FiringCalendar} (a bucket of keys
  * per time) rather than as one shard timer each, and fire at the end of each watermark ({@link #endWatermark}), in
- * time order, then key id order (as shard timers would), except that a key whose later firings the watermark has
- * passed too fires them at once, back to back (see {@link #due}). With sliding windows every key fires once per slide:
+ * time order, then key id order (as shard timers would). With sliding windows every key fires once per slide:
  * per-key timers cost a heap removal and insertion among all keys' timers per firing, the calendar an append. No
  * shard timer is registered, so the shard keeps a key while {@link #holds} says so, and this operator releases it
  * when its slices are gone.
  *
- * <p>Memory (sliding windows): a key holds size / slide slices, so the keys' state soon outgrows the cache, and
- * each element and each firing would wait for several cache misses in a row (key state, ring line, aggregate).
- * Both go through {@link GroupPrefetch} instead: elements wait in a small {@link PendingElements} batch and are
- * added a group of keys at a time, and the keys due at one time fire a group at a time, each group's state
- * loaded in stages first. Elements are added in arrival order, before the watermark moves, so results are the
- * same. A tumbling key's one slice was written by its own recent elements and is usually in the cache; measured,
- * the batch only cost tumbling windows time, so they add each element at once, and so do sliding windows while
- * the keys hold fewer than {@link #LOAD_AHEAD_FROM} slices (their state is in the cache).
+ * <p>Memory (sliding windows): a key holds size / slide slices, so the keys' state soon outgrows the cache. Time by
+ * time, all keys due then fire in one pass over the table's columns in key id order ({@link SliceTable#advance}),
+ * which reads memory in the order it lies, instead of each key reaching its own scattered slices in turn. When a
+ * watermark passes several firing times (the end of a bounded input), they fire one time after the other, each
+ * for all its keys.
  *
  * <p>Discarding mode wraps the trigger in {@link PurgingTrigger}; with zero lateness every window fires once, so
  * purging after that firing changes nothing and the purging default trigger runs here too.
@@ -60,8 +55,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * (side output, counted).
  *
  * <p>Allowed lateness (accumulating mode only): slices are kept until every window holding them is past cleanup,
- * and dropped then: at the key's firings, or, once no firing is pending, at a cleanup time the key waits for in the
- * same calendar ({@link KeySlices#cleanupAt}), the cleanup time of its last slice, so the key is released exactly
+ * and dropped then, after the firings of each time; a key with no firing pending waits in the same calendar for the
+ * cleanup time of its last slice ({@link SliceTable#cleanupAt}), so the key is released exactly
  * when the watermark reaches its last window's {@code maxTimestamp + lateness}. An element whose slice lies in
  * windows that have fired but are not past cleanup re-fires each of them at once, latest start first (the order in
  * which the default trigger fires them in {@link WindowOperator}), each with its full accumulated content: the
@@ -79,14 +74,6 @@ import java.util.concurrent.atomic.AtomicLongArray;
 public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
 
     private static final long NONE = Long.MIN_VALUE;
-    /**
-     * Slices held (over all keys) from which elements and firings load state ahead: with their aggregates and ring
-     * slots, over a megabyte, more than a core's second-level cache (and, on the VMs we measure, than the share of
-     * the last-level cache it gets). Sliding 10 min / 10 s over 100 keys holds 6,000 and runs faster without.
-     */
-    static final long LOAD_AHEAD_FROM = 16_384;
-    /** Elements waiting to be added as one batch: enough for many groups, few enough to stay in the cache. */
-    private static final int PENDING_CAPACITY = 256;
 
     private final int operatorId;
     private final KeyDictionary keys;
@@ -118,18 +105,16 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
     private final boolean reduces;
 
     private long watermark = Long.MIN_VALUE;
-    private KeySlices[] states = new KeySlices[64];
-    private KeySlices[] pool = new KeySlices[64];
+    /** Every key's slices and pending times. */
+    private final SliceTable table = new SliceTable();
     private final FiringCalendar calendar = FiringCalendar.keyOrdered();
-    private final PendingElements pending = new PendingElements(PENDING_CAPACITY);
     private final IntArrayList emptied = new IntArrayList();
-    /** What the loads ahead read, kept so that they are not removed as dead code. */
-    private int prefetched;
-    private int pooled;
+    /** The keys firing at one time, ascending; then those whose cleanup time it is. */
+    private int[] firing = new int[64];
+    private final IntArrayList cleaned = new IntArrayList();
+    /** The window firing at the current time, the same for every key then. */
+    private TimeWindow stepWindow;
 
-    private long windowsOpen;
-    private long accumulators;
-    private long keysWithState;
     private long firings;
     private long lateElements;
     private long deadLetters;
@@ -218,7 +203,7 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
 
     @Override
     public boolean holds(int keyId) {
-        return keyId < states.length && states[keyId] != null || emitter != null && emitter.hasGlobalState(keyId);
+        return table.holds(keyId) || emitter != null && emitter.hasGlobalState(keyId);
     }
 
     // ------------------------------------------------------------------ elements
@@ -255,147 +240,75 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
             }
         }
         int id = keys.idOf(key);
-        KeySlices st = stateOf(id); // the key is held from now on, though a pending element is added later
+        table.hold(id); // the key is held from now on
         if (lateFrom != NONE) {
             // in windows that fired but are not past cleanup: added now, after the earlier elements, and re-fired
-            if (pending.size() > 0) {
-                addPending();
-            }
             long lateTo = end == NONE ? grid.lastWindowEnd(k) : end - slide;
-            if (add(id, st, event, timestamp, k, end)) {
-                fireLate(id, st, key, event, timestamp, k, lateFrom, lateTo);
-            }
-            freeEmptied();
-        } else if (loadingAhead()) {
-            if (pending.add(id, event, timestamp, k, end)) {
-                addPending();
+            if (add(id, event, timestamp, k, end)) {
+                fireLate(id, key, event, timestamp, k, lateFrom, lateTo);
             }
         } else {
-            if (pending.size() > 0) {
-                addPending(); // the earlier elements first
-            }
-            add(id, st, event, timestamp, k, end);
-            freeEmptied();
+            add(id, event, timestamp, k, end);
         }
-    }
-
-    /**
-     * Adds the pending elements to their slices, in arrival order, a group of keys at a time: each group's key
-     * state, ring line and slice value are loaded in three stages first ({@link GroupPrefetch}). Runs before
-     * anything reads the slices: before the watermark moves, at the end of each batch, and when the batch is full.
-     */
-    private void addPending() {
-        int n = pending.size();
-        int done = 0;
-        try {
-            KeySlices[] sts = states;
-            int sink = 0;
-            for (int from = 0; from < n; from += GroupPrefetch.GROUP) {
-                int to = Math.min(n, from + GroupPrefetch.GROUP);
-                for (int i = from; i < to; i++) {
-                    sink += sts[pending.keyId(i)].touchHeader();
-                }
-                for (int i = from; i < to; i++) {
-                    sink += sts[pending.keyId(i)].touchSlice(pending.slice(i));
-                }
-                for (int i = from; i < to; i++) {
-                    sink += sts[pending.keyId(i)].touchValue(pending.slice(i));
-                }
-                for (int i = from; i < to; i++) {
-                    int id = pending.keyId(i);
-                    long timestamp = pending.timestamp(i);
-                    @SuppressWarnings("unchecked")
-                    T event = (T) pending.take(i);
-                    done = i + 1;
-                    add(id, sts[id], event, timestamp, pending.slice(i), pending.end(i));
-                }
-            }
-            prefetched += sink;
-        } finally {
-            pending.dropFirst(done);
-            freeEmptied();
-        }
+        freeEmptied();
     }
 
     private void freeEmptied() {
         for (int i = 0; i < emptied.size(); i++) {
             int id = emptied.get(i);
-            KeySlices st = states[id];
-            if (st != null && st.isEmpty()) {
-                free(id, st);
+            if (table.holds(id) && table.isEmpty(id)) {
+                free(id);
             }
         }
         emptied.clear();
     }
 
     /**
-     * @return whether the keys' slices have outgrown what the cache holds, so that loading them ahead pays: only
-     *         with sliding windows (a tumbling key's one slice was written by its own recent elements) and from
-     *         {@link #LOAD_AHEAD_FROM} slices on (below, the stages only add work)
-     */
-    private boolean loadingAhead() {
-        return slicesPerWindow > 1 && accumulators >= LOAD_AHEAD_FROM;
-    }
-
-    /**
      * Adds an element to slice {@code k} and schedules the key at {@code end} (relative), the end of the first
      * window holding the slice that has not fired, if that is earlier than its pending time.
      */
-    private boolean add(int id, KeySlices st, T event, long timestamp, long k, long end) {
-        if (!st.canHold(k)) {
-            // refused before anything changed: a ring spanning that far would not fit in memory
-            deadLetters++;
-            if (st.isEmpty()) {
-                emptied.add(id);
-            }
-            output.deadLetter(keys.keyOf(id), event, timestamp, new IllegalArgumentException("the element at time "
-                    + timestamp + " would make key " + keys.keyOf(id) + " hold slices of " + g + " ms over more than "
-                    + KeySlices.maxSlices() + " slice lengths: its earliest window that has not fired (or is not"
-                    + " past its allowed lateness) is that far behind; the watermark lags too far for the slice"
-                    + " operator"));
-            return false;
-        }
-        Object acc = st.value(k);
+    private boolean add(int id, T event, long timestamp, long k, long end) {
+        SliceTable.Column column = table.column(k);
+        Object acc = column == null ? null : column.value(id);
         Object updated;
         try {
             updated = function.add(acc, event);
         } catch (RuntimeException e) {
             deadLetters++;
             if (acc != null) {
-                st.put(k, acc); // it may have changed in place before the throw: what derives from it is stale
-            } else if (st.isEmpty()) {
-                emptied.add(id); // freed after the batch: later elements of the batch may be of this key
+                table.put(id, k, acc); // it may have changed in place before the throw: what derives from it is stale
+            } else if (table.isEmpty(id)) {
+                emptied.add(id); // freed once the element is handled
             }
             output.deadLetter(keys.keyOf(id), event, timestamp, e);
             return false;
         }
-        if (st.put(k, updated)) {
-            accumulators++;
-        }
+        table.put(id, k, column, updated);
+        long[] timerAt = table.timerAt;
         if (end != NONE) {
             long fire = end + offset - 1;
-            if (fire < st.timerAt) {
-                if (st.timerAt == Long.MAX_VALUE) {
+            if (fire < timerAt[id]) {
+                if (timerAt[id] == Long.MAX_VALUE) {
                     timersPending++;
                 }
                 calendar.schedule(id, fire); // an entry at the later time may stay: not due then, skipped
-                st.timerAt = fire;
+                timerAt[id] = fire;
             }
-        } else if (st.timerAt == Long.MAX_VALUE && st.cleanupAt == Long.MAX_VALUE) {
-            scheduleCleanup(id, st); // only in windows that fired: nothing else will come for the key
+        } else if (timerAt[id] == Long.MAX_VALUE && table.cleanupAt[id] == Long.MAX_VALUE) {
+            scheduleCleanup(id); // only in windows that fired: nothing else will come for the key
         }
         return true;
     }
 
     /** Waits for the cleanup time of the key's last slice (with lateness, when no firing is pending). */
-    private void scheduleCleanup(int id, KeySlices st) {
-        long at = grid.cleanupOf(st.base() + st.length() - 1);
+    private void scheduleCleanup(int id) {
+        long at = grid.cleanupOf(table.lastSlice(id));
         if (at == Long.MAX_VALUE) {
             return; // never: the key is released at the end of the stream's time
         }
         timersPending++;
         calendar.schedule(id, at);
-        st.cleanupAt = at;
+        table.cleanupAt[id] = at;
     }
 
     /**
@@ -404,7 +317,7 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
      * slices below {@code k} in it (a suffix, built downwards from {@code k - 1}) and those from {@code k} on (a
      * prefix, built upwards from {@code k}).
      */
-    private void fireLate(int id, KeySlices st, Object key, T event, long timestamp, long k, long lo, long hi) {
+    private void fireLate(int id, Object key, T event, long timestamp, long k, long lo, long hi) {
         int n = (int) ((hi - lo) / slide) + 1;
         Object[] left = new Object[n];
         Object[] right = new Object[n];
@@ -417,7 +330,7 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
             }
             Object acc = null;
             for (long j = k - 1; i < n; j--) {
-                Object v = st.value(j);
+                Object v = table.value(id, j);
                 if (v != null) {
                     acc = acc == null ? c.copy(v) : c.combine(c.copy(v), acc);
                 }
@@ -428,7 +341,7 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
             acc = null;
             i = n - 1;
             for (long j = k; i >= 0; j++) {
-                Object v = st.value(j);
+                Object v = table.value(id, j);
                 if (v != null) {
                     acc = acc == null ? c.copy(v) : c.combine(acc, v);
                 }
@@ -461,7 +374,6 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         if (newWatermark <= watermark) {
             return false;
         }
-        addPending(); // at the watermark they arrived under: it decides which windows they open
         watermark = newWatermark;
         if (time != null) {
             time.advance(newWatermark);
@@ -470,61 +382,119 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
     }
 
     /**
-     * Fires every key due at or before the watermark, in time order of each key's first due time (a key then fires
-     * its later due windows at once; a cleanup may schedule a later, due time).
+     * Fires every window due at or before the watermark, time by time: at each time, the queue's step for all the
+     * keys firing then ({@link SliceTable#advance}), then each key's result in key id order; then the slices past
+     * cleanup go, and the keys left without contents with them.
      */
     @Override
     public void endWatermark() {
         while (!calendar.isEmpty() && calendar.earliest() <= watermark) {
             long time = calendar.earliest();
             IntArrayList due = calendar.pollEarliest();
+            int n = 0;
             int i = 0;
             try {
-                while (i < due.size()) {
-                    if (i % GroupPrefetch.GROUP == 0 && loadingAhead()) {
-                        loadAhead(due, i, time);
+                n = collectDue(due, time);
+                if (n > 0) {
+                    long end = time + 1 - offset;
+                    long from = grid.firstSlice(end);
+                    if (slicesPerWindow > 1) {
+                        table.advance(from, from + slicesPerWindow, firing, n, combiner);
                     }
-                    int keyId = due.get(i++);
-                    KeySlices st = keyId < states.length ? states[keyId] : null;
-                    if (st != null && (st.timerAt == time || st.cleanupAt == time)) {
-                        due(keyId, st, time);
+                    long nextFrom = from + slide / g; // the next window's first slice: g divides slide
+                    while (i < n) {
+                        fireDue(firing[i++], time, end, from, nextFrom);
                     }
                 }
             } finally {
                 // a user function threw: the keys not reached yet fire on the next watermark
-                for (int j = i; j < due.size(); j++) {
-                    calendar.schedule(due.get(j), time);
+                for (int j = i; j < n; j++) {
+                    calendar.schedule(firing[j], time);
                 }
                 calendar.recycle(due);
+            }
+            dropPast(time);
+            if (lateness > 0) {
+                for (int j = 0; j < n; j++) {
+                    scheduleCleanupIfIdle(firing[j]);
+                }
+                for (int j = 0; j < cleaned.size(); j++) {
+                    scheduleCleanupIfIdle(cleaned.get(j));
+                }
+            }
+            cleaned.clear();
+        }
+        dropPast(watermark);
+    }
+
+    /**
+     * Sorts out the keys of a drained bucket: those whose firing is at {@code time} go to {@link #firing} (ascending,
+     * each once), those whose cleanup time it is to {@link #cleaned}; entries no longer due are skipped.
+     *
+     * @return how many keys fire
+     */
+    private int collectDue(IntArrayList due, long time) {
+        int[] ids = due.buffer;
+        long[] timerAt = table.timerAt;
+        long[] cleanupAt = table.cleanupAt;
+        int n = 0;
+        int previous = -1;
+        for (int i = 0, size = due.size(); i < size; i++) {
+            int id = ids[i];
+            if (id == previous || !table.holds(id)) {
+                continue;
+            }
+            previous = id;
+            if (cleanupAt[id] == time) {
+                cleanupAt[id] = Long.MAX_VALUE;
+                timersPending--;
+                if (timerAt[id] != time) {
+                    cleaned.add(id);
+                }
+            }
+            if (timerAt[id] == time) {
+                if (n == firing.length) {
+                    firing = Arrays.copyOf(firing, n * 2);
+                }
+                firing[n++] = id;
+            }
+        }
+        return n;
+    }
+
+    /**
+     * Key {@code id}'s window ending at {@code end} (relative) fires; the key then waits for its next window with
+     * contents, which starts at slice {@code nextFrom} or later.
+     */
+    private void fireDue(int id, long time, long end, long from, long nextFrom) {
+        table.timerAt[id] = Long.MAX_VALUE;
+        timersPending--;
+        fire(id, end, from);
+        for (long k = table.nextValueSlice(id, nextFrom); k != NONE; k = table.nextValueSlice(id, k + 1)) {
+            long next = grid.firstWindowEnd(k, end + 1);
+            if (next != NONE) {
+                long at = next + offset - 1;
+                calendar.schedule(id, at); // at or before the watermark too: drained later in this loop
+                timersPending++;
+                table.timerAt[id] = at;
+                return;
             }
         }
     }
 
-    /**
-     * Loads, for the group of due keys from {@code at}, what their firing at {@code time} reads first, in three
-     * stages over the group ({@link GroupPrefetch}): each key's state, the ring lines of its window's ends, the
-     * aggregates it combines.
-     */
-    private void loadAhead(IntArrayList due, int at, long time) {
-        int to = Math.min(due.size(), at + GroupPrefetch.GROUP);
-        KeySlices[] sts = states;
-        int[] ids = due.buffer;
-        long from = Math.floorDiv(time + 1 - offset - size, g);
-        long until = from + slicesPerWindow;
-        int sink = 0;
-        for (int i = at; i < to; i++) {
-            KeySlices st = ids[i] < sts.length ? sts[ids[i]] : null;
-            sink += st == null ? 0 : st.touchHeader();
+    /** Drops the slices whose windows are all past cleanup at {@code time}, and frees the keys left empty. */
+    private void dropPast(long time) {
+        while (!table.noSlices() && grid.cleanupOf(table.firstSlice()) <= time) {
+            table.dropFirst(emptied);
         }
-        for (int i = at; i < to; i++) {
-            KeySlices st = ids[i] < sts.length ? sts[ids[i]] : null;
-            sink += st == null ? 0 : st.touchRing(from, until);
+        freeEmptied();
+    }
+
+    /** With lateness: a held key with no firing pending waits for the cleanup of its last slice. */
+    private void scheduleCleanupIfIdle(int id) {
+        if (table.holds(id) && table.timerAt[id] == Long.MAX_VALUE && table.cleanupAt[id] == Long.MAX_VALUE) {
+            scheduleCleanup(id);
         }
-        for (int i = at; i < to; i++) {
-            KeySlices st = ids[i] < sts.length ? sts[ids[i]] : null;
-            sink += st == null ? 0 : st.touchAggregates(from, until);
-        }
-        prefetched += sink;
     }
 
     @Override
@@ -532,92 +502,14 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         throw new IllegalStateException("slice window operator " + operatorId + " registers no timers");
     }
 
-    /**
-     * The key's time has come: fires its window ending there (if that is its pending firing), drops the slices
-     * whose windows are all past cleanup at {@code timestamp}, and waits for the next firing or cleanup, or frees
-     * the key. Later firings of the key that the watermark has passed too follow at once, in window order, rather
-     * than one calendar bucket (all keys) later: when the watermark jumps (the end of a bounded input, a source
-     * back from idleness) a sliding key has size / slide windows due, and firing them back to back reaches its
-     * slices once, while they are in the cache, instead of once per window after every other key's. So within
-     * one watermark, results come key by key; each key's still come in window order, and the record order
-     * between two watermarks carries no meaning (in Flink neither).
-     */
-    private void due(int keyId, KeySlices st, long timestamp) {
-        for (long at = timestamp; at != NONE; ) {
-            at = dueOnce(keyId, st, at);
-        }
-    }
-
-    /** @return the key's next firing time if the watermark has passed it too (not in the calendar), else NONE */
-    private long dueOnce(int keyId, KeySlices st, long timestamp) {
-        long catchUp = NONE;
-        if (st.timerAt == timestamp) {
-            st.timerAt = Long.MAX_VALUE;
-            timersPending--;
-            long end = timestamp + 1 - offset;
-            fire(keyId, st, end);
-            // the next window with contents: later windows start at or after end + slide - size
-            long next = NONE;
-            // the next window's first slice: g divides slide
-            for (long k = Math.max(st.base(), grid.firstSlice(end) + slide / g), last = st.base() + st.length();
-                    k < last && next == NONE; k++) {
-                if (st.value(k) != null) {
-                    next = grid.firstWindowEnd(k, end + 1);
-                }
-            }
-            if (next != NONE) {
-                long fire = next + offset - 1;
-                if (fire <= watermark) {
-                    catchUp = fire;
-                } else {
-                    calendar.schedule(keyId, fire);
-                }
-                timersPending++;
-                st.timerAt = fire;
-            }
-        }
-        if (st.cleanupAt != Long.MAX_VALUE && st.cleanupAt <= timestamp) {
-            st.cleanupAt = Long.MAX_VALUE;
-            timersPending--;
-        }
-        // drop the slices whose windows are all past cleanup (with no lateness: have all fired)
-        while (st.length() > 0 && grid.cleanupOf(st.base()) <= timestamp) {
-            dropFirst(st);
-        }
-        if (st.isEmpty()) {
-            while (st.length() > 0) {
-                dropFirst(st);
-            }
-            if (st.timerAt != Long.MAX_VALUE) {
-                timersPending--; // not reached: a key without contents has no window to fire
-            }
-            if (st.cleanupAt != Long.MAX_VALUE) {
-                timersPending--;
-            }
-            free(keyId, st);
-            return NONE;
-        }
-        if (lateness > 0 && st.timerAt == Long.MAX_VALUE && st.cleanupAt == Long.MAX_VALUE) {
-            scheduleCleanup(keyId, st);
-        }
-        return catchUp;
-    }
-
-    private void dropFirst(KeySlices st) {
-        if (st.dropFirst()) {
-            accumulators--;
-        }
-    }
-
-    /** Emits the window ending at {@code end} (relative) from its slices. */
-    private void fire(int keyId, KeySlices st, long end) {
-        long from = grid.firstSlice(end);
+    /** Emits key {@code id}'s window ending at {@code end} (relative), which starts at slice {@code from}. */
+    private void fire(int keyId, long end, long from) {
         long start = end - size + offset;
         R result;
         try {
             // user code: combining the slices (merge, reduce) and the result (getResult)
-            Object acc = slicesPerWindow == 1 ? st.value(from) // the slice's only window: its accumulator is the window's
-                    : st.window(from, from + slicesPerWindow, combiner);
+            Object acc = slicesPerWindow == 1 ? table.value(keyId, from) // the slice's only window: its accumulator is the window's
+                    : table.window(keyId, combiner);
             if (acc == null) {
                 return;
             }
@@ -630,7 +522,10 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
             output.failed("window function", keys.keyOf(keyId), end + offset - 1, e);
             return;
         }
-        TimeWindow window = new TimeWindow(start, end + offset);
+        TimeWindow window = stepWindow;
+        if (window == null || window.start() != start) {
+            window = stepWindow = new TimeWindow(start, end + offset); // immutable: the keys of one time share it
+        }
         firings++;
         output.result(keys.keyOf(keyId), window, result, window.maxTimestamp());
     }
@@ -651,30 +546,14 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         }
     }
 
-    private KeySlices stateOf(int id) {
-        if (id >= states.length) {
-            states = Arrays.copyOf(states, Math.max(id + 1, states.length * 2));
+    private void free(int id) {
+        if (table.timerAt[id] != Long.MAX_VALUE) {
+            timersPending--; // not reached: a key without contents has no window to fire
         }
-        KeySlices st = states[id];
-        if (st == null) {
-            st = pooled > 0 ? pool[--pooled]
-                    : new KeySlices((int) Math.min(slicesPerWindow + 1 + Math.min(lateness, size) / g, Integer.MAX_VALUE));
-            states[id] = st;
-            keysWithState++;
+        if (table.cleanupAt[id] != Long.MAX_VALUE) {
+            timersPending--;
         }
-        return st;
-    }
-
-    private void free(int id, KeySlices st) {
-        states[id] = null;
-        keysWithState--;
-        st.reset();
-        if (pooled == pool.length) {
-            pool = Arrays.copyOf(pool, pooled * 2);
-        }
-        if (pooled < 4096) {
-            pool[pooled++] = st;
-        }
+        table.release(id);
         keyRelease.idle(id);
     }
 
@@ -682,11 +561,11 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
 
     @Override
     public void endOfBatch() {
-        addPending();
-        published.lazySet(WindowOperator.M_WINDOWS, keysWithState);
+        long keysHeld = table.keysHeld();
+        published.lazySet(WindowOperator.M_WINDOWS, keysHeld);
         published.lazySet(WindowOperator.M_BUFFERED, 0);
-        published.lazySet(WindowOperator.M_ACCUMULATORS, accumulators);
-        published.lazySet(WindowOperator.M_KEYS, keysWithState);
+        published.lazySet(WindowOperator.M_ACCUMULATORS, table.values());
+        published.lazySet(WindowOperator.M_KEYS, keysHeld);
         published.lazySet(WindowOperator.M_FIRINGS, firings);
         published.lazySet(WindowOperator.M_RESULTS, emitter == null ? firings : emitter.results());
         published.lazySet(WindowOperator.M_RETRACTIONS, 0);
@@ -705,28 +584,23 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
     }
 
     /**
-     * Writes the watermark, counters and every key's slices ({@link KeySlices#writeTo}). The calendar is not
-     * written: each key's entries follow from its pending firing and cleanup times, and a drained bucket comes in
-     * key id order, so stale entries change nothing. Elements waiting to be added are added first, as they would
-     * be before anything reads the slices.
+     * Writes the watermark, counters, the queue's bounds and every key's slices ({@link SliceTable#writeKey}). The
+     * calendar is not written: each key's entries follow from its pending firing and cleanup times, and a drained
+     * bucket comes in key id order, so stale entries change nothing.
      */
     @Override
     public void writeState(DataOutput out, EventCodec<T> events, EventCodec<Object> keyCodec) throws IOException {
         EventCodec<Object> values = valueCodec(events);
-        addPending();
         out.writeLong(watermark);
         out.writeLong(firings);
         out.writeLong(lateElements);
         out.writeLong(deadLetters);
-        int live = 0;
-        for (KeySlices st : states) {
-            live += st == null ? 0 : 1;
-        }
-        out.writeInt(live);
-        for (int id = 0; id < states.length; id++) {
-            if (states[id] != null) {
+        table.writeQueue(out);
+        out.writeInt(table.keysHeld());
+        for (int id = 0, n = table.keyBound(); id < n; id++) {
+            if (table.holds(id)) {
                 keyCodec.write(keys.keyOf(id), out);
-                states[id].writeTo(out, values);
+                table.writeKey(id, out, values);
             }
         }
         if (emitter != null) {
@@ -745,6 +619,7 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         firings = in.readLong();
         lateElements = in.readLong();
         deadLetters = in.readLong();
+        table.readQueue(in);
         int live = in.readInt();
         if (live < 0) {
             throw new IOException("a slice window operator with " + live + " keys");
@@ -752,18 +627,19 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         for (int i = 0; i < live; i++) {
             Object key = keyCodec.read(in);
             int id = keys.idOf(key);
-            if (id < states.length && states[id] != null) {
+            if (table.holds(id)) {
                 throw new IOException("key " + key + " appears twice in the slice window operator's state");
             }
-            KeySlices st = stateOf(id);
-            accumulators += st.readFrom(in, values);
-            if (st.timerAt != Long.MAX_VALUE) {
-                calendar.schedule(id, st.timerAt);
+            table.readKey(id, in, values);
+            long timerAt = table.timerAt[id];
+            long cleanupAt = table.cleanupAt[id];
+            if (timerAt != Long.MAX_VALUE) {
+                calendar.schedule(id, timerAt);
                 timersPending++;
             }
-            if (st.cleanupAt != Long.MAX_VALUE) {
-                if (st.cleanupAt != st.timerAt) {
-                    calendar.schedule(id, st.cleanupAt);
+            if (cleanupAt != Long.MAX_VALUE) {
+                if (cleanupAt != timerAt) {
+                    calendar.schedule(id, cleanupAt);
                 }
                 timersPending++;
             }

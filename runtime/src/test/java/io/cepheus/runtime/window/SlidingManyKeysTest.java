@@ -20,11 +20,12 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Sliding windows on the slice path add their elements in batches (a group of keys at a time, to load the keys'
- * state ahead): these tests pin that the batch changes nothing a user sees, over runs much longer than one batch
- * between watermarks, and when a user function throws in the middle of a batch.
+ * Sliding windows on the slice path over many keys, with long runs of elements between watermarks (an engine batch
+ * holds many keys' elements, and the keys due at one time fire in one pass over the slice table's columns): these
+ * tests pin that nothing of that shows to a user, also when a user function throws in the middle of a batch or a
+ * pass.
  */
-class SlidingBatchTest {
+class SlidingManyKeysTest {
 
     record Ev(int key, long value, long ts) {
     }
@@ -117,7 +118,7 @@ class SlidingBatchTest {
     @Test
     void fewKeysGiveTheBruteForceWindows() {
         long seed = PropertySeeds.seed(20261130L);
-        PropertySeeds.reportingSeed(seed, "runtime", "SlidingBatchTest", () -> {
+        PropertySeeds.reportingSeed(seed, "runtime", "SlidingManyKeysTest", () -> {
             SplittableRandom r = new SplittableRandom(seed);
             for (int round = 0; round < 20; round++) {
                 long slide = 100L * (1 + r.nextInt(2));
@@ -128,13 +129,12 @@ class SlidingBatchTest {
     }
 
     /**
-     * Enough keys and slices that the operator loads state ahead (from 16,384 slices held, {@code
-     * SliceWindowOperator.LOAD_AHEAD_FROM}): elements wait in batches and keys fire in groups.
+     * Many keys and slices (tens of thousands of slice values, columns of a thousand keys), against brute force.
      */
     @Test
     void manyKeysGiveTheBruteForceWindowsThroughTheBatches() {
         long seed = PropertySeeds.seed(20261201L);
-        PropertySeeds.reportingSeed(seed, "runtime", "SlidingBatchTest", () -> {
+        PropertySeeds.reportingSeed(seed, "runtime", "SlidingManyKeysTest", () -> {
             SplittableRandom r = new SplittableRandom(seed);
             for (int round = 0; round < 2; round++) {
                 long most = checkAgainstBruteForce(r, 30_000, 1_000, 2_000 + r.nextInt(1_000), 30_000, true);
