@@ -112,6 +112,8 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
     /** The keys firing at one time, ascending; then those whose cleanup time it is. */
     private int[] firing = new int[64];
     private final IntArrayList cleaned = new IntArrayList();
+    /** The end (relative) of the window after the one firing at the current time, or NONE. */
+    private long nextEnd;
     /** The window firing at the current time, the same for every key then. */
     private TimeWindow stepWindow;
 
@@ -402,6 +404,7 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
                         table.advance(from, from + slicesPerWindow, firing, n, combiner);
                     }
                     long nextFrom = from + slide / g; // the next window's first slice: g divides slide
+                    nextEnd = grid.firstWindowEnd(nextFrom, end + 1);
                     while (i < n) {
                         fireDue(firing[i++], time, end, from, nextFrom);
                     }
@@ -470,6 +473,16 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         table.timerAt[id] = Long.MAX_VALUE;
         timersPending--;
         fire(id, end, from);
+        long last = table.lastSlice(id);
+        long past = last - nextFrom; // negative also where it overflows (slices at both ends of the long range)
+        if (last >= nextFrom && past >= 0 && past < slicesPerWindow && nextEnd != NONE) {
+            // the key's last slice holds a value and lies in the next window: no need to look for its first
+            long at = nextEnd + offset - 1;
+            calendar.schedule(id, at);
+            timersPending++;
+            table.timerAt[id] = at;
+            return;
+        }
         for (long k = table.nextValueSlice(id, nextFrom); k != NONE; k = table.nextValueSlice(id, k + 1)) {
             long next = grid.firstWindowEnd(k, end + 1);
             if (next != NONE) {
