@@ -11,8 +11,9 @@ import java.util.Arrays;
 /**
  * The slices of every key of one {@link SliceWindowOperator}, stored time-major: one {@link Column} per slice
  * number that any key holds (slice {@code k} covers {@code [k * g, (k + 1) * g)} relative to the assigner's
- * offset), each an array indexed by key id; and the aggregation of the windows that fire, each a run of
- * consecutive slices.
+ * offset), each an array indexed by the key's slot (a dense index of this table's own: the shard's key ids are
+ * shared with its other operators and may run far higher); and the aggregation of the windows that fire, each a
+ * run of consecutive slices.
  *
  * <p>Design ("two stacks" FIFO aggregation, as in Tangwongsan, Hirzel and Schneider's survey of sliding-window
  * aggregation; stored as columns, as a column store lays out a table): windows fire in order and each one's slice
@@ -27,7 +28,7 @@ import java.util.Arrays;
  *
  * <p>Why time-major: all keys' windows end on one grid, so the keys that fire at one time share {@code from},
  * {@code to} and {@code f}, and one {@link #advance} does the queue's work for all of them, a slice at a time over
- * the keys in id order: each column is read (and the suffixes written) front to back, and the suffixes a flip
+ * the keys in slot order: each column is read (and the suffixes written) front to back, and the suffixes a flip
  * creates lie in memory in the order the next firings read them. Stored per key instead (a ring of slices per
  * key, as until session 19), each firing of each key reached a few objects of its own scattered through a heap
  * far larger than the cache (sliding 10 min / 10 s over 10,000 keys holds ~27 MB), and waited for each in turn.
@@ -61,13 +62,13 @@ final class SliceTable {
     /** Key ids up to which the per-key arrays are kept when no key is held ({@link #clear}). */
     private static final int KEPT_KEY_CAPACITY = 1 << 16;
 
-    /** One slice: the value of each key (by id) and, while the slice is in the front, each key's suffix. */
+    /** One slice: the value of each key (by slot) and, while the slice is in the front, each key's suffix. */
     static final class Column {
         long slice;
         Object[] values;
         /** Non-null exactly while the slice is in the front {@code [qLo, f)}. */
         Object[] suffixes;
-        /** Ids below this may hold a value; the bound of a sweep. */
+        /** Slots below this may hold a value; the bound of a sweep. */
         int valuesHi;
         int suffixesHi;
 
@@ -108,53 +109,79 @@ final class SliceTable {
     private int searchIndex;
     private int searchLayout = -1;
 
-    // per key, by id
-    private int keyCap;
-    private boolean[] held = new boolean[0];
+    // keys: each held key has a slot, a dense index of this table's own, which the columns and the per-key arrays
+    // are indexed by (the shard's key ids are shared with its other operators and may run far higher)
+    /** By shard key id: 1 + the key's slot, or 0 if the key is not held. */
+    private int[] slotOf = new int[0];
+    /** By slot: the key id, or -1 if the slot is free. */
+    private int[] keyOfSlot = new int[0];
+    private int[] freeSlots = new int[0];
+    private int freeCount;
+    /** 1 + the highest slot in use: the range the per-slot arrays are swept over. */
+    private int slotHi;
+    private int slotCap;
+    // per slot
     private int[] filled = new int[0];
     private long[] lastSlice = new long[0];
     private Object[] back = new Object[0];
     private boolean[] backStale = new boolean[0];
     private long[] frontStaleAt = new long[0];
     /** The key's one pending event-time firing, or {@code Long.MAX_VALUE} for none (kept here for the operator). */
-    long[] timerAt = new long[0];
+    private long[] timerAt = new long[0];
     /**
      * With allowed lateness: the time at which the operator next drops the key's slices past cleanup, set while no
      * firing is pending, or {@code Long.MAX_VALUE} for none.
      */
-    long[] cleanupAt = new long[0];
-    /** 1 + the highest key id held: the range the per-key arrays are swept over. */
-    private int keyHi;
+    private long[] cleanupAt = new long[0];
 
     private long values;
     private int keysHeld;
 
     // ------------------------------------------------------------------ keys
 
-    /** Makes {@code id} a held key (with no slices, no pending times) if it is not one. */
-    void hold(int id) {
-        if (id >= keyCap) {
-            growKeys(id + 1);
+    /**
+     * Makes key {@code id} a held key (with no slices, no pending times) if it is not one.
+     *
+     * @return its slot, by which every other method names it
+     */
+    int hold(int id) {
+        if (id >= slotOf.length) {
+            slotOf = Arrays.copyOf(slotOf, Math.max(id + 1, Math.max(64, slotOf.length * 2)));
         }
-        if (!held[id]) {
-            held[id] = true;
+        if (slotOf[id] == 0) {
+            int s = freeCount > 0 ? freeSlots[--freeCount] : slotHi++;
+            if (s >= slotCap) {
+                growSlots(s + 1);
+            }
+            slotOf[id] = s + 1;
+            keyOfSlot[s] = id;
             keysHeld++;
-            keyHi = Math.max(keyHi, id + 1);
-            lastSlice[id] = NONE;
-            frontStaleAt[id] = NONE;
-            timerAt[id] = Long.MAX_VALUE;
-            cleanupAt[id] = Long.MAX_VALUE;
+            lastSlice[s] = NONE;
+            frontStaleAt[s] = NONE;
+            timerAt[s] = Long.MAX_VALUE;
+            cleanupAt[s] = Long.MAX_VALUE;
         }
+        return slotOf[id] - 1;
     }
 
     /** @return whether {@code id} is a held key */
     boolean holds(int id) {
-        return id < keyCap && held[id];
+        return id < slotOf.length && slotOf[id] != 0;
     }
 
-    /** @return 1 + the highest key id that may be held */
-    int keyBound() {
-        return keyHi;
+    /** @return whether slot {@code s} holds a key (a stale reference to a freed slot does not) */
+    boolean held(int s) {
+        return s < slotHi && keyOfSlot[s] >= 0;
+    }
+
+    /** @return 1 + the highest slot that may be in use ({@link #keyAtSlot}) */
+    int slotBound() {
+        return slotHi;
+    }
+
+    /** @return the key id held in slot {@code s}, or -1 */
+    int keyAtSlot(int s) {
+        return keyOfSlot[s];
     }
 
     /** @return how many keys are held */
@@ -162,14 +189,32 @@ final class SliceTable {
         return keysHeld;
     }
 
-    /** @return whether the held key {@code id} has no value in any slice */
-    boolean isEmpty(int id) {
-        return filled[id] == 0;
+    /** @return whether the key in slot {@code s} has no value in any slice */
+    boolean isEmpty(int s) {
+        return filled[s] == 0;
     }
 
-    /** @return the last slice the key took a value in (meaningful while it holds one) */
-    long lastSlice(int id) {
-        return lastSlice[id];
+    /** @return the last slice the key in slot {@code s} took a value in (meaningful while it holds one) */
+    long lastSlice(int s) {
+        return lastSlice[s];
+    }
+
+    /** @return the pending firing time of the key in slot {@code s}, or {@code Long.MAX_VALUE} */
+    long timerAt(int s) {
+        return timerAt[s];
+    }
+
+    void timerAt(int s, long time) {
+        timerAt[s] = time;
+    }
+
+    /** @return the pending cleanup time of the key in slot {@code s}, or {@code Long.MAX_VALUE} */
+    long cleanupAt(int s) {
+        return cleanupAt[s];
+    }
+
+    void cleanupAt(int s, long time) {
+        cleanupAt[s] = time;
     }
 
     /** @return how many slice values all keys hold */
@@ -178,23 +223,29 @@ final class SliceTable {
     }
 
     /**
-     * Lets go of the empty key {@code id}: what the queue kept for it goes too. When no key is held any more, the
-     * columns go as well, so an idle operator keeps nothing.
+     * Lets go of the empty key in slot {@code s}: what the queue kept for it goes too, and the slot is free for
+     * another key. When no key is held any more, the columns go as well, so an idle operator keeps nothing.
      */
-    void release(int id) {
-        if (!holds(id)) {
+    void release(int s) {
+        if (!held(s)) {
             return;
         }
-        back[id] = null;
-        backStale[id] = false;
-        frontStaleAt[id] = NONE;
+        int id = keyOfSlot[s];
+        back[s] = null;
+        backStale[s] = false;
+        frontStaleAt[s] = NONE;
         for (int i = lo; i < hi; i++) {
-            Object[] s = cols[i].suffixes;
-            if (s != null && id < s.length) {
-                s[id] = null;
+            Object[] suffixes = cols[i].suffixes;
+            if (suffixes != null && s < suffixes.length) {
+                suffixes[s] = null;
             }
         }
-        held[id] = false;
+        slotOf[id] = 0;
+        keyOfSlot[s] = -1;
+        if (freeCount == freeSlots.length) {
+            freeSlots = Arrays.copyOf(freeSlots, Math.max(16, freeCount * 2));
+        }
+        freeSlots[freeCount++] = s;
         keysHeld--;
         if (keysHeld == 0) {
             clear();
@@ -202,9 +253,10 @@ final class SliceTable {
     }
 
     /**
-     * Forgets the queue and the columns once no key is held. The per-key arrays stay while they are small (a
+     * Forgets the queue and the columns once no key is held. The slot arrays stay while they are small (a
      * tumbling window whose watermark lands on slice ends empties the table at every firing); past
-     * {@link #KEPT_KEY_CAPACITY} ids they go too, so that a burst of many keys does not pin their size.
+     * {@link #KEPT_KEY_CAPACITY} slots or key ids they go too, so that a burst of many keys does not pin their
+     * size.
      */
     private void clear() {
         for (int i = lo; i < hi; i++) {
@@ -230,13 +282,18 @@ final class SliceTable {
         stepFrom = NONE;
         stepTo = NONE;
         values = 0;
-        if (keyCap > KEPT_KEY_CAPACITY) {
+        slotHi = 0;
+        freeCount = 0; // every slot is free: they are handed out from 0 again
+        if (slotOf.length > KEPT_KEY_CAPACITY) {
+            slotOf = new int[0];
+        }
+        if (slotCap > KEPT_KEY_CAPACITY) {
             cols = new Column[16];
             spare = new Column[8];
             spareCount = 0;
-            keyCap = 0;
-            keyHi = 0;
-            held = new boolean[0];
+            slotCap = 0;
+            keyOfSlot = new int[0];
+            freeSlots = new int[0];
             filled = new int[0];
             lastSlice = new long[0];
             back = new Object[0];
@@ -247,9 +304,9 @@ final class SliceTable {
         }
     }
 
-    private void growKeys(int needed) {
-        int cap = Math.max(needed, Math.max(64, keyCap * 2));
-        held = Arrays.copyOf(held, cap);
+    private void growSlots(int needed) {
+        int cap = Math.max(needed, Math.max(64, slotCap * 2));
+        keyOfSlot = Arrays.copyOf(keyOfSlot, cap);
         filled = Arrays.copyOf(filled, cap);
         lastSlice = Arrays.copyOf(lastSlice, cap);
         back = Arrays.copyOf(back, cap);
@@ -257,48 +314,53 @@ final class SliceTable {
         frontStaleAt = Arrays.copyOf(frontStaleAt, cap);
         timerAt = Arrays.copyOf(timerAt, cap);
         cleanupAt = Arrays.copyOf(cleanupAt, cap);
-        keyCap = cap;
+        slotCap = cap;
     }
 
     // ------------------------------------------------------------------ values
 
-    /** @return key {@code id}'s value in slice {@code k}, or null */
-    Object value(int id, long k) {
+    /** @return the value in slice {@code k} of the key in slot {@code s}, or null */
+    Object value(int s, long k) {
         Column c = find(k);
-        return c == null ? null : c.value(id);
+        return c == null ? null : c.value(s);
+    }
+
+    /** @return the value in {@code column} ({@link #column}) of the key in slot {@code s}, or null */
+    static Object valueIn(Column column, int s) {
+        return column == null ? null : column.value(s);
     }
 
     /**
-     * Sets the held key {@code id}'s value of slice {@code k} (a new one, or the same accumulator changed in place),
-     * invalidating what the queue derived from it.
+     * Sets the value of slice {@code k} of the key in slot {@code s} (a new one, or the same accumulator changed in
+     * place), invalidating what the queue derived from it.
      *
      * @return whether the slice had no value for the key before
      */
-    boolean put(int id, long k, Object value) {
-        return put(id, k, find(k), value);
+    boolean put(int s, long k, Object value) {
+        return put(s, k, find(k), value);
     }
 
     /** As {@link #put(int, long, Object)}, with slice {@code k}'s column if the caller has it ({@link #column}). */
-    boolean put(int id, long k, Column column, Object value) {
+    boolean put(int s, long k, Column column, Object value) {
         Column c = column != null ? column : insert(k);
-        if (id >= c.values.length) {
-            c.values = Arrays.copyOf(c.values, Math.max(id + 1, Math.max(keyHi, 2 * c.values.length)));
+        if (s >= c.values.length) {
+            c.values = Arrays.copyOf(c.values, Math.max(s + 1, Math.max(slotHi, 2 * c.values.length)));
         }
-        boolean fresh = c.values[id] == null;
-        c.values[id] = value;
+        boolean fresh = c.values[s] == null;
+        c.values[s] = value;
         if (fresh) {
-            c.valuesHi = Math.max(c.valuesHi, id + 1);
-            filled[id]++;
+            c.valuesHi = Math.max(c.valuesHi, s + 1);
+            filled[s]++;
             values++;
-            if (k > lastSlice[id] || lastSlice[id] == NONE) {
-                lastSlice[id] = k;
+            if (k > lastSlice[s] || lastSlice[s] == NONE) {
+                lastSlice[s] = k;
             }
         }
         if (qLo != NONE && k >= qLo && k < qHi) {
             if (k < f) {
-                frontStaleAt[id] = Math.max(frontStaleAt[id], k);
+                frontStaleAt[s] = Math.max(frontStaleAt[s], k);
             } else {
-                backStale[id] = true;
+                backStale[s] = true;
             }
         }
         return fresh;
@@ -352,8 +414,8 @@ final class SliceTable {
     private Column insert(long k) {
         Column c = spareCount > 0 ? spare[--spareCount] : new Column();
         c.slice = k;
-        if (c.values == null || c.values.length < keyHi) {
-            c.values = new Object[Math.max(16, keyHi)];
+        if (c.values == null || c.values.length < slotHi) {
+            c.values = new Object[Math.max(16, slotHi)];
         }
         int at = indexAtOrAbove(k);
         if (hi == cols.length) {
@@ -374,8 +436,8 @@ final class SliceTable {
         if (f != NONE && k >= qLo && k < f) {
             // a new front slice: every key's suffix here is the one of the front slice above it (or none)
             Column above = at + 1 < hi && cols[at + 1].slice < f ? cols[at + 1] : null;
-            c.suffixes = above == null ? new Object[Math.max(16, keyHi)] : Arrays.copyOf(above.suffixes,
-                    Math.max(above.suffixes.length, keyHi));
+            c.suffixes = above == null ? new Object[Math.max(16, slotHi)] : Arrays.copyOf(above.suffixes,
+                    Math.max(above.suffixes.length, slotHi));
             c.suffixesHi = above == null ? 0 : above.suffixesHi;
         }
         return c;
@@ -399,12 +461,12 @@ final class SliceTable {
     void dropFirst(IntArrayList emptied) {
         Column c = cols[lo];
         Object[] vs = c.values;
-        for (int id = 0, n = c.valuesHi; id < n; id++) {
-            if (vs[id] != null) {
-                vs[id] = null;
+        for (int s = 0, n = c.valuesHi; s < n; s++) {
+            if (vs[s] != null) {
+                vs[s] = null;
                 values--;
-                if (--filled[id] == 0) {
-                    emptied.add(id);
+                if (--filled[s] == 0) {
+                    emptied.add(s);
                 }
             }
         }
@@ -431,8 +493,8 @@ final class SliceTable {
     // ------------------------------------------------------------------ firing
 
     /**
-     * The queue's step for the window {@code [from, to)}, which fires for the keys {@code due[0 .. n)} (ascending,
-     * distinct, every key with a value in it): pops the front below {@code from}, then rebuilds the front over the
+     * The queue's step for the window {@code [from, to)}, which fires for the keys in slots {@code due[0 .. n)}
+     * (ascending, distinct, every key with a value in it): pops the front below {@code from}, then rebuilds the front over the
      * window (a flip) or adds the window's new slices to the keys' backs. Calls must come in window order; the same
      * window again (after a user function threw out of the firing) does nothing. A user function that throws here
      * fails only its key's window ({@link #window} throws it) and leaves the key to be recomputed at its next one.
@@ -444,6 +506,7 @@ final class SliceTable {
         stepFrom = from;
         stepTo = to;
         stepFailures.clear();
+        int[] slots = due;
         // pop: no later window reads the front below from
         long popEnd = Math.min(from, f);
         for (int i = indexAtOrAbove(qLo); i < hi && cols[i].slice < popEnd; i++) {
@@ -455,9 +518,9 @@ final class SliceTable {
             }
         }
         if (f == NONE || from >= f) {
-            flip(from, to, due, n, c);
+            flip(from, to, slots, n, c);
         } else {
-            extendBacks(to, due, n, c);
+            extendBacks(to, slots, n, c);
         }
         qLo = from;
         qHi = to;
@@ -467,16 +530,19 @@ final class SliceTable {
 
     /** The front becomes the whole window {@code [from, to)}, a slice at a time over the due keys; backs empty. */
     private void flip(long from, long to, int[] due, int n, SliceCombiner c) {
-        Arrays.fill(back, 0, keyHi, null);
-        Arrays.fill(backStale, 0, keyHi, false);
-        Arrays.fill(frontStaleAt, 0, keyHi, NONE);
+        Arrays.fill(back, 0, slotHi, null);
+        Arrays.fill(backStale, 0, slotHi, false);
+        Arrays.fill(frontStaleAt, 0, slotHi, NONE);
         f = to;
-        int dueHi = n == 0 ? 0 : due[n - 1] + 1;
+        int dueHi = 0;
+        for (int j = 0; j < n; j++) {
+            dueHi = Math.max(dueHi, due[j] + 1);
+        }
         Object[] above = null;
         for (int i = indexAtOrAbove(to) - 1; i >= lo && cols[i].slice >= from; i--) {
             Column col = cols[i];
             Object[] vs = col.values;
-            Object[] ss = col.suffixes = new Object[Math.max(16, Math.max(dueHi, keyHi))];
+            Object[] ss = col.suffixes = new Object[Math.max(16, Math.max(dueHi, slotHi))];
             col.suffixesHi = dueHi;
             for (int j = 0; j < n; j++) {
                 int id = due[j];
@@ -518,7 +584,8 @@ final class SliceTable {
     }
 
     /**
-     * Key {@code id}'s aggregate of the window of the last {@link #advance}, for a key that was due in it. A slice
+     * The aggregate of the key in slot {@code id} over the window of the last {@link #advance}, for a key that was
+     * due in it. A slice
      * before the window may still change afterwards (a late element within the allowed lateness), but the queue
      * never reads it again: late firings combine their windows from the slices directly.
      *
@@ -561,7 +628,7 @@ final class SliceTable {
         return b == null ? head : c.combine(head, b);
     }
 
-    /** Recomputes key {@code id}'s suffixes from slice {@code top} (changed) down to {@code from}. */
+    /** Recomputes the suffixes of the key in slot {@code id} from slice {@code top} (changed) down to {@code from}. */
     private void recomputeSuffixes(int id, long from, long top, SliceCombiner c) {
         int i = indexAtOrAbove(Math.min(top, f - 1) + 1) - 1;
         Column above = i + 1 < hi && cols[i + 1].slice < f ? cols[i + 1] : null;
@@ -573,7 +640,7 @@ final class SliceTable {
                 acc = acc == null ? c.copy(v) : c.combine(c.copy(v), acc);
             }
             if (id >= col.suffixes.length) {
-                col.suffixes = Arrays.copyOf(col.suffixes, Math.max(id + 1, keyHi));
+                col.suffixes = Arrays.copyOf(col.suffixes, Math.max(id + 1, slotHi));
             }
             col.suffixes[id] = acc;
             col.suffixesHi = Math.max(col.suffixesHi, id + 1);
@@ -592,7 +659,8 @@ final class SliceTable {
     }
 
     /**
-     * @return the first slice at or after {@code k} in which key {@code id} holds a value, or NONE: where the key's
+     * @return the first slice at or after {@code k} in which the key in slot {@code id} holds a value, or NONE: where
+     *         the key's
      *         next window with contents starts
      */
     long nextValueSlice(int id, long k) {
@@ -635,6 +703,12 @@ final class SliceTable {
                 out.writeLong(cols[i].slice);
             }
         }
+        // the slots as they are handed out (keys fire in slot order at each time: a restored table must too)
+        out.writeInt(slotHi);
+        out.writeInt(freeCount);
+        for (int i = 0; i < freeCount; i++) {
+            out.writeInt(freeSlots[i]);
+        }
     }
 
     /** Restores what {@link #writeQueue} wrote into this empty table. */
@@ -656,10 +730,27 @@ final class SliceTable {
             insert(k).suffixes = new Object[16];
             previous = k;
         }
+        int slots = in.readInt();
+        int free = in.readInt();
+        if (slots < 0 || slots > (1 << 26) || free < 0 || free > slots) {
+            throw new IOException("a slice table with " + slots + " slots, " + free + " of them free");
+        }
+        growSlots(slots);
+        slotHi = slots;
+        Arrays.fill(keyOfSlot, 0, slots, -1);
+        freeSlots = new int[Math.max(16, free)];
+        for (int i = 0; i < free; i++) {
+            int slot = in.readInt();
+            if (slot < 0 || slot >= slots) {
+                throw new IOException("free slot " + slot + " outside the " + slots + " slots");
+            }
+            freeSlots[i] = slot;
+        }
+        freeCount = free;
     }
 
     /**
-     * Writes the held key {@code id}'s slices with the queue's derived state (suffixes, back), not only the slice
+     * Writes the slices of the key in slot {@code id} with the queue's derived state (suffixes, back), not only the slice
      * values: a window's value depends on how its slices were grouped when combined, and a function need not be
      * associative to the last bit (a floating-point sum), so a restored key must combine exactly as this one
      * would have. Slices are written from the last down, so a suffix shared with the front slice above is written
@@ -668,6 +759,7 @@ final class SliceTable {
      * @param codec writes slice values, suffixes and the back (reduced values or accumulators)
      */
     void writeKey(int id, DataOutput out, EventCodec<Object> codec) throws IOException {
+        out.writeInt(id);
         out.writeLong(timerAt[id]);
         out.writeLong(cleanupAt[id]);
         out.writeLong(lastSlice[id]);
@@ -706,16 +798,27 @@ final class SliceTable {
     }
 
     /**
-     * Restores what {@link #writeKey} wrote for a key now numbered {@code id} (not held yet), after
+     * Restores what {@link #writeKey} wrote for a key now numbered {@code key} (not held yet), after
      * {@link #readQueue}.
      *
+     * @return the key's slot
      * @throws IOException if the input is not such state
      */
-    void readKey(int id, DataInput in, EventCodec<Object> codec) throws IOException {
-        if (holds(id)) {
-            throw new IOException("key id " + id + " appears twice in the slice window operator's state");
+    int readKey(int key, DataInput in, EventCodec<Object> codec) throws IOException {
+        if (holds(key)) {
+            throw new IOException("key id " + key + " appears twice in the slice window operator's state");
         }
-        hold(id);
+        int id = in.readInt();
+        if (id < 0 || id >= slotHi || keyOfSlot[id] >= 0) {
+            throw new IOException("key id " + key + " in slot " + id + ", outside the " + slotHi
+                    + " slots or taken");
+        }
+        if (key >= slotOf.length) {
+            slotOf = Arrays.copyOf(slotOf, Math.max(key + 1, Math.max(64, slotOf.length * 2)));
+        }
+        slotOf[key] = id + 1;
+        keyOfSlot[id] = key;
+        keysHeld++;
         timerAt[id] = in.readLong();
         cleanupAt[id] = in.readLong();
         lastSlice[id] = in.readLong();
@@ -762,5 +865,6 @@ final class SliceTable {
         // put() marked the slices it filled as stale where they fell in the queue: the snapshot's own marks hold
         backStale[id] = backStaleRead;
         frontStaleAt[id] = frontStaleRead;
+        return id;
     }
 }

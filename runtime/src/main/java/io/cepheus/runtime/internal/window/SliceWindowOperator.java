@@ -36,13 +36,15 @@ import java.util.concurrent.atomic.AtomicLongArray;
  *
  * <p>Firing times: all window ends lie on one grid, so the keys wait in a {@link FiringCalendar} (a bucket of keys
  * per time) rather than as one shard timer each, and fire at the end of each watermark ({@link #endWatermark}), in
- * time order, then key id order (as shard timers would). With sliding windows every key fires once per slide:
- * per-key timers cost a heap removal and insertion among all keys' timers per firing, the calendar an append. No
+ * time order, then in the order of the keys' slots in the {@link SliceTable} (dense, handed out as keys come;
+ * kept across snapshots, so a restored engine fires in the same order). With sliding windows every key fires once
+ * per slide: per-key timers cost a heap removal and insertion among all keys' timers per firing, the calendar an
+ * append. No
  * shard timer is registered, so the shard keeps a key while {@link #holds} says so, and this operator releases it
  * when its slices are gone.
  *
  * <p>Memory (sliding windows): a key holds size / slide slices, so the keys' state soon outgrows the cache. Time by
- * time, all keys due then fire in one pass over the table's columns in key id order ({@link SliceTable#advance}),
+ * time, all keys due then fire in one pass over the table's columns in slot order ({@link SliceTable#advance}),
  * which reads memory in the order it lies, instead of each key reaching its own scattered slices in turn. When a
  * watermark passes several firing times (the end of a bounded input), they fire one time after the other, each
  * for all its keys.
@@ -241,25 +243,24 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
                 lateFrom = NONE; // no live window has fired
             }
         }
-        int id = keys.idOf(key);
-        table.hold(id); // the key is held from now on
+        int slot = table.hold(keys.idOf(key)); // the key is held from now on, by its slot in the table
         if (lateFrom != NONE) {
             // in windows that fired but are not past cleanup: added now, after the earlier elements, and re-fired
             long lateTo = end == NONE ? grid.lastWindowEnd(k) : end - slide;
-            if (add(id, event, timestamp, k, end)) {
-                fireLate(id, key, event, timestamp, k, lateFrom, lateTo);
+            if (add(slot, event, timestamp, k, end)) {
+                fireLate(slot, key, event, timestamp, k, lateFrom, lateTo);
             }
         } else {
-            add(id, event, timestamp, k, end);
+            add(slot, event, timestamp, k, end);
         }
         freeEmptied();
     }
 
     private void freeEmptied() {
         for (int i = 0; i < emptied.size(); i++) {
-            int id = emptied.get(i);
-            if (table.holds(id) && table.isEmpty(id)) {
-                free(id);
+            int slot = emptied.get(i);
+            if (table.held(slot) && table.isEmpty(slot)) {
+                free(slot);
             }
         }
         emptied.clear();
@@ -269,48 +270,48 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
      * Adds an element to slice {@code k} and schedules the key at {@code end} (relative), the end of the first
      * window holding the slice that has not fired, if that is earlier than its pending time.
      */
-    private boolean add(int id, T event, long timestamp, long k, long end) {
+    private boolean add(int slot, T event, long timestamp, long k, long end) {
         SliceTable.Column column = table.column(k);
-        Object acc = column == null ? null : column.value(id);
+        Object acc = SliceTable.valueIn(column, slot);
         Object updated;
         try {
             updated = function.add(acc, event);
         } catch (RuntimeException e) {
             deadLetters++;
             if (acc != null) {
-                table.put(id, k, acc); // it may have changed in place before the throw: what derives from it is stale
-            } else if (table.isEmpty(id)) {
-                emptied.add(id); // freed once the element is handled
+                table.put(slot, k, acc); // it may have changed in place before the throw: what derives from it is stale
+            } else if (table.isEmpty(slot)) {
+                emptied.add(slot); // freed once the element is handled
             }
-            output.deadLetter(keys.keyOf(id), event, timestamp, e);
+            output.deadLetter(keys.keyOf(table.keyAtSlot(slot)), event, timestamp, e);
             return false;
         }
-        table.put(id, k, column, updated);
-        long[] timerAt = table.timerAt;
+        table.put(slot, k, column, updated);
+        long timerAt = table.timerAt(slot);
         if (end != NONE) {
             long fire = end + offset - 1;
-            if (fire < timerAt[id]) {
-                if (timerAt[id] == Long.MAX_VALUE) {
+            if (fire < timerAt) {
+                if (timerAt == Long.MAX_VALUE) {
                     timersPending++;
                 }
-                calendar.schedule(id, fire); // an entry at the later time may stay: not due then, skipped
-                timerAt[id] = fire;
+                calendar.schedule(slot, fire); // an entry at the later time may stay: not due then, skipped
+                table.timerAt(slot, fire);
             }
-        } else if (timerAt[id] == Long.MAX_VALUE && table.cleanupAt[id] == Long.MAX_VALUE) {
-            scheduleCleanup(id); // only in windows that fired: nothing else will come for the key
+        } else if (timerAt == Long.MAX_VALUE && table.cleanupAt(slot) == Long.MAX_VALUE) {
+            scheduleCleanup(slot); // only in windows that fired: nothing else will come for the key
         }
         return true;
     }
 
     /** Waits for the cleanup time of the key's last slice (with lateness, when no firing is pending). */
-    private void scheduleCleanup(int id) {
-        long at = grid.cleanupOf(table.lastSlice(id));
+    private void scheduleCleanup(int slot) {
+        long at = grid.cleanupOf(table.lastSlice(slot));
         if (at == Long.MAX_VALUE) {
             return; // never: the key is released at the end of the stream's time
         }
         timersPending++;
-        calendar.schedule(id, at);
-        table.cleanupAt[id] = at;
+        calendar.schedule(slot, at);
+        table.cleanupAt(slot, at);
     }
 
     /**
@@ -319,7 +320,7 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
      * slices below {@code k} in it (a suffix, built downwards from {@code k - 1}) and those from {@code k} on (a
      * prefix, built upwards from {@code k}).
      */
-    private void fireLate(int id, Object key, T event, long timestamp, long k, long lo, long hi) {
+    private void fireLate(int slot, Object key, T event, long timestamp, long k, long lo, long hi) {
         int n = (int) ((hi - lo) / slide) + 1;
         Object[] left = new Object[n];
         Object[] right = new Object[n];
@@ -332,7 +333,7 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
             }
             Object acc = null;
             for (long j = k - 1; i < n; j--) {
-                Object v = table.value(id, j);
+                Object v = table.value(slot, j);
                 if (v != null) {
                     acc = acc == null ? c.copy(v) : c.combine(c.copy(v), acc);
                 }
@@ -343,7 +344,7 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
             acc = null;
             i = n - 1;
             for (long j = k; i >= 0; j++) {
-                Object v = table.value(id, j);
+                Object v = table.value(slot, j);
                 if (v != null) {
                     acc = acc == null ? c.copy(v) : c.combine(acc, v);
                 }
@@ -385,7 +386,7 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
 
     /**
      * Fires every window due at or before the watermark, time by time: at each time, the queue's step for all the
-     * keys firing then ({@link SliceTable#advance}), then each key's result in key id order; then the slices past
+     * keys firing then ({@link SliceTable#advance}), then each key's result in slot order; then the slices past
      * cleanup go, and the keys left without contents with them.
      */
     @Override
@@ -438,58 +439,57 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
      */
     private int collectDue(IntArrayList due, long time) {
         int[] ids = due.buffer;
-        long[] timerAt = table.timerAt;
-        long[] cleanupAt = table.cleanupAt;
         int n = 0;
         int previous = -1;
         for (int i = 0, size = due.size(); i < size; i++) {
-            int id = ids[i];
-            if (id == previous || !table.holds(id)) {
+            int slot = ids[i];
+            if (slot == previous || !table.held(slot)) {
                 continue;
             }
-            previous = id;
-            if (cleanupAt[id] == time) {
-                cleanupAt[id] = Long.MAX_VALUE;
+            previous = slot;
+            long timerAt = table.timerAt(slot);
+            if (table.cleanupAt(slot) == time) {
+                table.cleanupAt(slot, Long.MAX_VALUE);
                 timersPending--;
-                if (timerAt[id] != time) {
-                    cleaned.add(id);
+                if (timerAt != time) {
+                    cleaned.add(slot);
                 }
             }
-            if (timerAt[id] == time) {
+            if (timerAt == time) {
                 if (n == firing.length) {
                     firing = Arrays.copyOf(firing, n * 2);
                 }
-                firing[n++] = id;
+                firing[n++] = slot;
             }
         }
         return n;
     }
 
     /**
-     * Key {@code id}'s window ending at {@code end} (relative) fires; the key then waits for its next window with
+     * The window ending at {@code end} (relative) of the key in {@code slot} fires; the key then waits for its next window with
      * contents, which starts at slice {@code nextFrom} or later.
      */
-    private void fireDue(int id, long time, long end, long from, long nextFrom) {
-        table.timerAt[id] = Long.MAX_VALUE;
+    private void fireDue(int slot, long time, long end, long from, long nextFrom) {
+        table.timerAt(slot, Long.MAX_VALUE);
         timersPending--;
-        fire(id, end, from);
-        long last = table.lastSlice(id);
+        fire(slot, end, from);
+        long last = table.lastSlice(slot);
         long past = last - nextFrom; // negative also where it overflows (slices at both ends of the long range)
         if (last >= nextFrom && past >= 0 && past < slicesPerWindow && nextEnd != NONE) {
             // the key's last slice holds a value and lies in the next window: no need to look for its first
             long at = nextEnd + offset - 1;
-            calendar.schedule(id, at);
+            calendar.schedule(slot, at);
             timersPending++;
-            table.timerAt[id] = at;
+            table.timerAt(slot, at);
             return;
         }
-        for (long k = table.nextValueSlice(id, nextFrom); k != NONE; k = table.nextValueSlice(id, k + 1)) {
+        for (long k = table.nextValueSlice(slot, nextFrom); k != NONE; k = table.nextValueSlice(slot, k + 1)) {
             long next = grid.firstWindowEnd(k, end + 1);
             if (next != NONE) {
                 long at = next + offset - 1;
-                calendar.schedule(id, at); // at or before the watermark too: drained later in this loop
+                calendar.schedule(slot, at); // at or before the watermark too: drained later in this loop
                 timersPending++;
-                table.timerAt[id] = at;
+                table.timerAt(slot, at);
                 return;
             }
         }
@@ -504,9 +504,9 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
     }
 
     /** With lateness: a held key with no firing pending waits for the cleanup of its last slice. */
-    private void scheduleCleanupIfIdle(int id) {
-        if (table.holds(id) && table.timerAt[id] == Long.MAX_VALUE && table.cleanupAt[id] == Long.MAX_VALUE) {
-            scheduleCleanup(id);
+    private void scheduleCleanupIfIdle(int slot) {
+        if (table.held(slot) && table.timerAt(slot) == Long.MAX_VALUE && table.cleanupAt(slot) == Long.MAX_VALUE) {
+            scheduleCleanup(slot);
         }
     }
 
@@ -515,14 +515,15 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         throw new IllegalStateException("slice window operator " + operatorId + " registers no timers");
     }
 
-    /** Emits key {@code id}'s window ending at {@code end} (relative), which starts at slice {@code from}. */
-    private void fire(int keyId, long end, long from) {
+    /** Emits the window ending at {@code end} (relative), which starts at slice {@code from}, of the key in {@code slot}. */
+    private void fire(int slot, long end, long from) {
         long start = end - size + offset;
+        int keyId = table.keyAtSlot(slot);
         R result;
         try {
             // user code: combining the slices (merge, reduce) and the result (getResult)
-            Object acc = slicesPerWindow == 1 ? table.value(keyId, from) // the slice's only window: its accumulator is the window's
-                    : table.window(keyId, combiner);
+            Object acc = slicesPerWindow == 1 ? table.value(slot, from) // the slice's only window: its accumulator is the window's
+                    : table.window(slot, combiner);
             if (acc == null) {
                 return;
             }
@@ -559,15 +560,16 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         }
     }
 
-    private void free(int id) {
-        if (table.timerAt[id] != Long.MAX_VALUE) {
+    private void free(int slot) {
+        if (table.timerAt(slot) != Long.MAX_VALUE) {
             timersPending--; // not reached: a key without contents has no window to fire
         }
-        if (table.cleanupAt[id] != Long.MAX_VALUE) {
+        if (table.cleanupAt(slot) != Long.MAX_VALUE) {
             timersPending--;
         }
-        table.release(id);
-        keyRelease.idle(id);
+        int keyId = table.keyAtSlot(slot);
+        table.release(slot);
+        keyRelease.idle(keyId);
     }
 
     // ------------------------------------------------------------------ metrics, snapshots
@@ -599,7 +601,7 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
     /**
      * Writes the watermark, counters, the queue's bounds and every key's slices ({@link SliceTable#writeKey}). The
      * calendar is not written: each key's entries follow from its pending firing and cleanup times, and a drained
-     * bucket comes in key id order, so stale entries change nothing.
+     * bucket comes in slot order, so stale entries change nothing.
      */
     @Override
     public void writeState(DataOutput out, EventCodec<T> events, EventCodec<Object> keyCodec) throws IOException {
@@ -610,10 +612,10 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         out.writeLong(deadLetters);
         table.writeQueue(out);
         out.writeInt(table.keysHeld());
-        for (int id = 0, n = table.keyBound(); id < n; id++) {
-            if (table.holds(id)) {
-                keyCodec.write(keys.keyOf(id), out);
-                table.writeKey(id, out, values);
+        for (int s = 0, n = table.slotBound(); s < n; s++) {
+            if (table.held(s)) {
+                keyCodec.write(keys.keyOf(table.keyAtSlot(s)), out);
+                table.writeKey(s, out, values);
             }
         }
         if (emitter != null) {
@@ -643,16 +645,16 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
             if (table.holds(id)) {
                 throw new IOException("key " + key + " appears twice in the slice window operator's state");
             }
-            table.readKey(id, in, values);
-            long timerAt = table.timerAt[id];
-            long cleanupAt = table.cleanupAt[id];
+            int slot = table.readKey(id, in, values);
+            long timerAt = table.timerAt(slot);
+            long cleanupAt = table.cleanupAt(slot);
             if (timerAt != Long.MAX_VALUE) {
-                calendar.schedule(id, timerAt);
+                calendar.schedule(slot, timerAt);
                 timersPending++;
             }
             if (cleanupAt != Long.MAX_VALUE) {
                 if (cleanupAt != timerAt) {
-                    calendar.schedule(id, cleanupAt);
+                    calendar.schedule(slot, cleanupAt);
                 }
                 timersPending++;
             }

@@ -1,6 +1,7 @@
 package io.cepheus.runtime.internal.window;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.quicktheories.QuickTheory.qt;
@@ -68,7 +69,7 @@ class SliceTableTest {
     void aLateValueBelowTheHeldSlicesJoinsTheFrontWithTheSuffixAboveIt() {
         // window [0, 4) slides by 1: the first firing holds only slice 3; slice 1 then fills below it
         SliceTable t = new SliceTable();
-        t.hold(0);
+        assertEquals(0, t.hold(0));
         t.put(0, 3, "[3]");
         assertEquals("[3]", fire(t, 0, 4, 0));
         t.put(0, 1, "[1]");
@@ -84,8 +85,8 @@ class SliceTableTest {
         // keys 0 and 1 flip over [0, 4); key 1 then fills slice 1, which no key held: key 0's suffix there is its
         // suffix of slice 2 (the front slice above), and its next window still reads it
         SliceTable t = new SliceTable();
-        t.hold(0);
-        t.hold(1);
+        assertEquals(0, t.hold(0)); // slots in the order keys come: here the same numbers as the ids
+        assertEquals(1, t.hold(1));
         t.put(0, 0, "a0");
         t.put(0, 2, "a2");
         t.put(1, 3, "b3");
@@ -115,8 +116,8 @@ class SliceTableTest {
             }
         };
         SliceTable t = new SliceTable();
-        t.hold(0);
-        t.hold(1);
+        assertEquals(0, t.hold(0));
+        assertEquals(1, t.hold(1));
         t.put(0, 0, "bad");
         t.put(0, 1, "a1");
         t.put(1, 1, "b1");
@@ -126,6 +127,35 @@ class SliceTableTest {
         t.advance(1, 3, new int[] {0, 1}, 2, failing);
         assertEquals("a1", t.window(0, failing));
         assertEquals("b1", t.window(1, failing));
+    }
+
+    /**
+     * Columns are indexed by slots the table hands out to the keys it holds, not by the shard's key ids (shared with
+     * the shard's other operators, a CEP pattern over a million users for one): a key numbered in the millions
+     * costs a column entry, not millions of them, and a released key's slot goes to the next key.
+     */
+    @Test
+    void columnsAreSizedByTheKeysHeldNotByTheirIds() {
+        SliceTable t = new SliceTable();
+        int x = t.hold(5_000_000);
+        t.put(x, 7, "x");
+        int y = t.hold(3);
+        t.put(y, 7, "y");
+        assertEquals(List.of(0, 1), List.of(x, y));
+        assertEquals("x", t.value(x, 7));
+        assertEquals("y", t.value(y, 7));
+        assertTrue(t.column(7).values.length <= 64, "a column of " + t.column(7).values.length + " entries");
+        IntArrayList emptied = new IntArrayList();
+        t.dropFirst(emptied);
+        assertEquals(List.of(x, y), List.of(emptied.get(0), emptied.get(1)));
+        t.release(x);
+        assertTrue(t.holds(3) && !t.holds(5_000_000));
+        int z = t.hold(9_000_000);
+        assertEquals(x, z, "the released key's slot is taken again");
+        assertEquals(9_000_000, t.keyAtSlot(z));
+        t.put(z, 8, "z");
+        assertEquals("z", t.value(z, 8));
+        assertEquals(2, t.slotBound());
     }
 
     private static Object fire(SliceTable t, long from, long to, int id) {
@@ -142,6 +172,7 @@ class SliceTableTest {
         SliceCombiner c = lists ? LISTS : STRINGS;
         int keys = 1 + r.nextInt(4);
         SliceTable t = new SliceTable();
+        int[] slot = new int[keys]; // the table's slot of each key while it is held
         List<TreeMap<Long, List<Integer>>> model = new ArrayList<>();
         for (int id = 0; id < keys; id++) {
             model.add(new TreeMap<>());
@@ -164,8 +195,8 @@ class SliceTableTest {
                 int v = r.nextInt(100);
                 trace.append("\nput ").append(id).append(' ').append(k).append(' ').append(v);
                 model.get(id).computeIfAbsent(k, x -> new ArrayList<>()).add(v);
-                t.hold(id);
-                Object old = t.value(id, k);
+                slot[id] = t.hold(id + 1_000 * id); // key ids spread out, as a shard's are
+                Object old = t.value(slot[id], k);
                 Object updated;
                 if (lists) {
                     @SuppressWarnings("unchecked")
@@ -175,8 +206,8 @@ class SliceTableTest {
                 } else {
                     updated = (old == null ? "" : (String) old) + List.of(v);
                 }
-                assertEquals(old == null, t.put(id, k, updated), trace.toString());
-                assertEquals(updated, t.value(id, k), trace.toString());
+                assertEquals(old == null, t.put(slot[id], k, updated), trace.toString());
+                assertEquals(updated, t.value(slot[id], k), trace.toString());
                 continue;
             } else {
                 long to = from + n;
@@ -184,16 +215,17 @@ class SliceTableTest {
                 int count = 0;
                 for (int id = 0; id < keys; id++) {
                     if (!model.get(id).subMap(from, to).isEmpty()) {
-                        due[count++] = id; // the keys with contents fire; the others skip this window
+                        due[count++] = slot[id]; // the keys with contents fire; the others skip this window
                     }
                 }
+                java.util.Arrays.sort(due, 0, count); // in slot order, as the operator's calendar gives them
                 trace.append("\nwindow ").append(from).append(' ').append(to).append(" for ").append(count)
                         .append(" keys");
                 if (count > 0) {
                     t.advance(from, to, due, count, c);
                     for (int i = 0; i < count; i++) {
-                        int id = due[i];
-                        Object got = t.window(id, c);
+                        int id = keyOfSlot(t, due[i]);
+                        Object got = t.window(due[i], c);
                         List<Integer> want = new ArrayList<>();
                         model.get(id).subMap(from, to).values().forEach(want::addAll);
                         String text = got.toString();
@@ -212,15 +244,19 @@ class SliceTableTest {
                     keyModel.headMap(needed).clear();
                 }
                 for (int i = 0; i < emptied.size(); i++) {
-                    int id = emptied.get(i);
-                    assertTrue(t.isEmpty(id) && model.get(id).isEmpty(), "key " + id + "; " + trace);
-                    t.release(id);
+                    int id = keyOfSlot(t, emptied.get(i));
+                    assertTrue(t.isEmpty(emptied.get(i)) && model.get(id).isEmpty(), "key " + id + "; " + trace);
+                    t.release(emptied.get(i));
                 }
                 emptied.clear();
             }
             for (int id = 0; id < keys; id++) {
+                if (!t.holds(id + 1_000 * id)) {
+                    assertTrue(model.get(id).isEmpty(), "key " + id + " let go with values; " + trace);
+                    continue;
+                }
                 for (long k = from; k < from + n + 3 * m; k++) {
-                    Object v = t.value(id, k);
+                    Object v = t.value(slot[id], k);
                     List<Integer> want = model.get(id).get(k);
                     assertEquals(want == null ? null : lists ? want.toString() : concat(model.get(id), k, k + 1),
                             v == null ? null : v.toString(), "key " + id + " slice " + k + "; " + trace);
@@ -231,6 +267,11 @@ class SliceTableTest {
             assertEquals(handedOutText.get(i), handedOut.get(i).toString(), "a result changed after it was handed"
                     + " out; " + trace);
         }
+    }
+
+    /** @return the test's key number (0..3) of the key in slot {@code s} */
+    private static int keyOfSlot(SliceTable t, int s) {
+        return t.keyAtSlot(s) / 1_001;
     }
 
     private static String concat(TreeMap<Long, List<Integer>> model, long from, long to) {
