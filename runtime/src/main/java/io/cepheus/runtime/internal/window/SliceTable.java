@@ -234,10 +234,12 @@ final class SliceTable {
         back[s] = null;
         backStale[s] = false;
         frontStaleAt[s] = NONE;
-        for (int i = lo; i < hi; i++) {
-            Object[] suffixes = cols[i].suffixes;
-            if (suffixes != null && s < suffixes.length) {
-                suffixes[s] = null;
+        if (f != NONE) {
+            for (int i = indexAtOrAbove(qLo); i < hi && cols[i].slice < f; i++) { // the front: where suffixes are
+                Object[] suffixes = cols[i].suffixes;
+                if (suffixes != null && s < suffixes.length) {
+                    suffixes[s] = null;
+                }
             }
         }
         slotOf[id] = 0;
