@@ -59,7 +59,7 @@ import java.util.Arrays;
 final class SliceTable {
 
     private static final long NONE = Long.MIN_VALUE;
-    /** Key ids up to which the per-key arrays are kept when no key is held ({@link #clear}). */
+    /** Slots (and key ids) up to which the per-key arrays are kept when no key is held ({@link #clear}). */
     private static final int KEPT_KEY_CAPACITY = 1 << 16;
 
     /** One slice: the value of each key (by slot) and, while the slice is in the front, each key's suffix. */
