@@ -61,6 +61,8 @@ final class SliceTable {
     private static final long NONE = Long.MIN_VALUE;
     /** Slots (and key ids) up to which the per-key arrays are kept when no key is held ({@link #clear}). */
     private static final int KEPT_KEY_CAPACITY = 1 << 16;
+    /** Held-slice array length kept when no key is held ({@link #clear}). */
+    private static final int KEPT_COLUMNS = 1 << 12;
 
     /** One slice: the value of each key (by slot) and, while the slice is in the front, each key's suffix. */
     static final class Column {
@@ -288,6 +290,9 @@ final class SliceTable {
         freeCount = 0; // every slot is free: they are handed out from 0 again
         if (slotOf.length > KEPT_KEY_CAPACITY) {
             slotOf = new int[0];
+        }
+        if (cols.length > KEPT_COLUMNS) {
+            cols = new Column[16]; // a burst of slices far apart (a stalled watermark) does not pin its array
         }
         if (slotCap > KEPT_KEY_CAPACITY) {
             cols = new Column[16];
