@@ -592,9 +592,8 @@ final class SliceTable {
 
     /**
      * The aggregate of the key in slot {@code id} over the window of the last {@link #advance}, for a key that was
-     * due in it. A slice
-     * before the window may still change afterwards (a late element within the allowed lateness), but the queue
-     * never reads it again: late firings combine their windows from the slices directly.
+     * due in it. A slice before the window may still change afterwards (a late element within the allowed
+     * lateness), but the queue never reads it again: late firings combine their windows from the slices directly.
      *
      * @return a value the caller owns (the structure keeps no reference that it will change), or null if all the
      *         window's slices are empty for the key
