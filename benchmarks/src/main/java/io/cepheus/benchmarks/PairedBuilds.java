@@ -32,11 +32,13 @@ import java.util.Locale;
  * <p>With {@code --vs SPEC}, the new side runs that spec instead: the same pairing then compares two ways of running
  * one build (give its jar twice), each in a JVM of its own as a service would run it, e.g. two shards against one
  * ({@code --vs threads:W1/2 threads:W1/1}) or the engine against the bare NFA ({@code --vs threads:W2/1 bare:W2}).
- * The two specs' results must still agree.
+ * The two specs' results must still agree, unless {@code --results-differ} says that they compute different things
+ * (e.g. sliding against tumbling windows, {@code --vs window:600/10 --results-differ window:10/10}: new/old is then
+ * tumbling's time per element over sliding's); each side's results must then stay the same from round to round.
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar io.cepheus.benchmarks.PairedBuilds \
- *      [--rounds 16] [--warmup 3] [--jvm "-Xms2g -Xmx2g"] [--vs NEW_SPEC] engine:W1 OLD.jar NEW.jar
+ *      [--rounds 16] [--warmup 3] [--jvm "-Xms2g -Xmx2g"] [--vs NEW_SPEC [--results-differ]] engine:W1 OLD.jar NEW.jar
  * </pre>
  * Specs: {@code engine:Wn}, {@code bare:Wn}, {@code sorted:Wn} (the bare NFA on the stream sorted by key: state
  * in the cache), {@code threads:Wn/SHARDS}, {@code window:SIZE/SLIDE} (seconds; see {@link PairedBuildRun}).
@@ -55,6 +57,7 @@ public final class PairedBuilds {
         int warmup = 3;
         String jvm = "-Xms2g -Xmx2g";
         String newSpec = null;
+        boolean resultsDiffer = false;
         List<String> rest = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -62,12 +65,13 @@ public final class PairedBuilds {
                 case "--warmup" -> warmup = Integer.parseInt(args[++i]);
                 case "--jvm" -> jvm = args[++i];
                 case "--vs" -> newSpec = args[++i];
+                case "--results-differ" -> resultsDiffer = true;
                 default -> rest.add(args[i]);
             }
         }
-        if (rest.size() != 3 || rounds < 1 || warmup < 0) {
-            throw new IllegalArgumentException("usage: PairedBuilds [--rounds N] [--warmup N] [--jvm \"ARGS\"] [--vs NEW_SPEC]"
-                    + " SPEC OLD.jar NEW.jar");
+        if (rest.size() != 3 || rounds < 1 || warmup < 0 || resultsDiffer && newSpec == null) {
+            throw new IllegalArgumentException("usage: PairedBuilds [--rounds N] [--warmup N] [--jvm \"ARGS\"]"
+                    + " [--vs NEW_SPEC [--results-differ]] SPEC OLD.jar NEW.jar");
         }
         String oldSpec = rest.get(0);
         if (newSpec == null) {
@@ -80,13 +84,22 @@ public final class PairedBuilds {
             double[] newRates = new double[rounds];
             double[] ratios = new double[rounds];
             int newWins = 0;
+            String oldResults = null;
+            String newResults = null;
             for (int r = -warmup; r < rounds; r++) {
                 boolean oldFirst = (r & 1) == 0;
                 String[] first = (oldFirst ? old : young).runOnce();
                 String[] second = (oldFirst ? young : old).runOnce();
                 String[] o = oldFirst ? first : second;
                 String[] n = oldFirst ? second : first;
-                if (!o[1].equals(n[1])) {
+                if (resultsDiffer) {
+                    oldResults = oldResults == null ? o[1] : oldResults;
+                    newResults = newResults == null ? n[1] : newResults;
+                    if (!o[1].equals(oldResults) || !n[1].equals(newResults)) {
+                        throw new IllegalStateException("a side's results changed between rounds: old " + o[1] + " after "
+                                + oldResults + ", new " + n[1] + " after " + newResults);
+                    }
+                } else if (!o[1].equals(n[1])) {
                     throw new IllegalStateException("the results disagree: old " + o[1] + ", new " + n[1]);
                 }
                 if (r >= 0) {
@@ -102,7 +115,7 @@ public final class PairedBuilds {
                     + " new/old median %.3f (min %.3f, max %.3f), new faster in %d of %d (results: %s)%n",
                     oldSpec.equals(newSpec) ? oldSpec : newSpec + " (new) vs " + oldSpec + " (old)", rounds,
                     median(oldRates), median(newRates), median(ratios), min(ratios),
-                    max(ratios), newWins, rounds, "equal every round");
+                    max(ratios), newWins, rounds, resultsDiffer ? "each side's the same every round" : "equal every round");
         }
     }
 
