@@ -81,6 +81,15 @@ final class SliceTable {
         Object suffix(int id) {
             return suffixes != null && id < suffixes.length ? suffixes[id] : null;
         }
+
+        /** The slice leaves the front: its suffixes go (they hold nothing another column needs). */
+        void leaveFront() {
+            if (suffixes != null) {
+                Arrays.fill(suffixes, 0, suffixesHi, null);
+                suffixes = null;
+                suffixesHi = 0;
+            }
+        }
     }
 
     // the held slices, ascending: cols[lo .. hi)
@@ -267,11 +276,7 @@ final class SliceTable {
             Column c = cols[i];
             Arrays.fill(c.values, 0, c.valuesHi, null);
             c.valuesHi = 0;
-            if (c.suffixes != null) {
-                Arrays.fill(c.suffixes, 0, c.suffixesHi, null);
-                c.suffixes = null;
-                c.suffixesHi = 0;
-            }
+            c.leaveFront();
             cols[i] = null;
             if (spareCount < spare.length) {
                 spare[spareCount++] = c;
@@ -478,11 +483,7 @@ final class SliceTable {
             }
         }
         c.valuesHi = 0;
-        if (c.suffixes != null) {
-            Arrays.fill(c.suffixes, 0, c.suffixesHi, null);
-            c.suffixes = null;
-            c.suffixesHi = 0;
-        }
+        c.leaveFront();
         cols[lo++] = null;
         layout++;
         if (hi == lo) {
@@ -517,12 +518,7 @@ final class SliceTable {
         // pop: no later window reads the front below from
         long popEnd = Math.min(from, f);
         for (int i = indexAtOrAbove(qLo); i < hi && cols[i].slice < popEnd; i++) {
-            Column col = cols[i];
-            if (col.suffixes != null) {
-                Arrays.fill(col.suffixes, 0, col.suffixesHi, null);
-                col.suffixes = null;
-                col.suffixesHi = 0;
-            }
+            cols[i].leaveFront();
         }
         if (f == NONE || from >= f) {
             flip(from, to, slots, n, c);
