@@ -38,7 +38,8 @@ import java.util.Locale;
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar io.cepheus.benchmarks.PairedBuilds \
- *      [--rounds 16] [--warmup 3] [--jvm "-Xms2g -Xmx2g"] [--vs NEW_SPEC [--results-differ]] engine:W1 OLD.jar NEW.jar
+ *      [--rounds 16] [--warmup 3] [--jvm "-Xms2g -Xmx2g -XX:+AlwaysPreTouch"] [--vs NEW_SPEC [--results-differ]] \
+ *      engine:W1 OLD.jar NEW.jar
  * </pre>
  * Specs: {@code engine:Wn}, {@code bare:Wn}, {@code sorted:Wn} (the bare NFA on the stream sorted by key: state
  * in the cache), {@code threads:Wn/SHARDS}, {@code window:SIZE/SLIDE} (seconds; see {@link PairedBuildRun}).
@@ -55,7 +56,10 @@ public final class PairedBuilds {
     public static void main(String[] args) throws IOException {
         int rounds = 16;
         int warmup = 3;
-        String jvm = "-Xms2g -Xmx2g";
+        // the heap touched up front: with 2 GB committed but untouched, G1 kept handing out fresh young regions for
+        // dozens of runs, and first-touch page faults took ~13% of a sliding-window run's samples (sliding
+        // allocates ~4x what tumbling does per element, so they also skewed that comparison)
+        String jvm = "-Xms2g -Xmx2g -XX:+AlwaysPreTouch";
         String newSpec = null;
         boolean resultsDiffer = false;
         List<String> rest = new ArrayList<>();
