@@ -15,6 +15,7 @@ import io.cepheus.runtime.internal.shard.CepShard;
 import io.cepheus.runtime.internal.shard.ShardRecord;
 import io.cepheus.runtime.time.Clock;
 import io.cepheus.runtime.time.WatermarkStrategy;
+import io.cepheus.runtime.window.WindowAssigner;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,6 +60,8 @@ public final class CepEngine<T> implements AutoCloseable {
     private volatile boolean callerDriven;
     private final List<AgentRunner> runners = new ArrayList<>();
     private Function<? super T, ?> keySelector;
+    /** The stream {@link #all()} made, if it did: the engine's key selector is then the one-partition one. */
+    private KeyedStream<T> allStream;
     private java.util.function.Consumer<byte[]> snapshotHandler;
     private byte[] restoreFrom;
     private final java.util.Map<Long, byte[][]> snapshotParts = new java.util.concurrent.ConcurrentHashMap<>();
@@ -110,9 +113,27 @@ public final class CepEngine<T> implements AutoCloseable {
         return new KeyedStream<>(this);
     }
 
-    /** @return a stream without key: every event in one partition, on one shard (Flink's non-keyed CEP) */
+    /**
+     * @return a stream without key: every event in one partition, on one shard (Flink's non-keyed CEP and
+     *         {@code windowAll}); the same stream on every call, so several patterns and windows can share it
+     */
     public KeyedStream<T> all() {
-        return keyBy(e -> Boolean.TRUE);
+        if (allStream == null) {
+            allStream = keyBy(e -> Boolean.TRUE);
+        }
+        return allStream;
+    }
+
+    /**
+     * Non-keyed windows, Flink's {@code stream.windowAll(assigner)}: every element in the same windows, on one key
+     * (results report the key {@code true}) and so on one shard. Short for {@code all().window(assigner)}; like
+     * Flink's, these windows do not spread over shards.
+     *
+     * @param assigner puts elements into windows
+     * @return the windowed stream, to configure and finish with reduce, aggregate or process
+     */
+    public WindowedStream<T> windowAll(WindowAssigner<T> assigner) {
+        return all().window(assigner);
     }
 
     /**

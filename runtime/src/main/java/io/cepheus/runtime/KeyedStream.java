@@ -44,7 +44,7 @@ public final class KeyedStream<T> {
 
     /**
      * Cuts this keyed stream into windows (Flink's {@code keyBy(...).window(assigner)}); for non-keyed windows use
-     * {@code engine.all().window(assigner)}.
+     * {@code engine.windowAll(assigner)}.
      *
      * @param assigner puts elements into windows
      * @return the windowed stream, to configure and finish with reduce, aggregate or process

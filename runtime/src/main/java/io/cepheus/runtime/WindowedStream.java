@@ -33,8 +33,8 @@ import java.util.function.Predicate;
  *       .results((user, window, largest, ts) -> System.out.println(user + " " + window + " " + largest));
  * }</pre>
  *
- * <p>Non-keyed windows ({@code windowAll}) are {@code engine.all().window(...)}: one engine has one key selector,
- * so an engine with all-windows puts every event on one key (and one shard).
+ * <p>Non-keyed windows are {@code engine.windowAll(assigner)} (short for {@code engine.all().window(assigner)}): one
+ * engine has one key selector, so an engine with all-windows puts every event on one key (and one shard).
  *
  * <p>Configured on the thread that builds the engine, before it starts.
  *

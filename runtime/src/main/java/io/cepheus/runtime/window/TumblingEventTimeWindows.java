@@ -4,7 +4,8 @@ import java.time.Duration;
 
 /**
  * Fixed-size, non-overlapping event-time windows {@code [k * size + offset, (k + 1) * size + offset)}; the
- * offset shifts them (e.g. daily windows at UTC-8: size 1 day, offset -8 hours).
+ * offset shifts them. Days from local midnight in a zone at UTC+08:00 are size 1 day, offset -8 hours (Flink's
+ * example): windows {@code [16:00Z, 16:00Z)}; at UTC-08:00 the offset is +8 hours.
  *
  * @param <T> the element type
  */

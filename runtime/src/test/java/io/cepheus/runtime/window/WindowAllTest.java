@@ -1,6 +1,9 @@
 package io.cepheus.runtime.window;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.cepheus.runtime.CepEngine;
 import io.cepheus.runtime.CepTestHarness;
@@ -15,8 +18,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Non-keyed windows (Flink's {@code windowAll}) through {@code engine.all()}: every element, whatever its own key,
- * goes to the same windows, on one key and so one shard.
+ * Non-keyed windows (Flink's {@code windowAll}) through {@code engine.windowAll(...)} and {@code engine.all()}: every
+ * element, whatever its own key, goes to the same windows, on one key and so one shard.
  */
 class WindowAllTest {
 
@@ -35,10 +38,11 @@ class WindowAllTest {
                 .watermarks(WatermarkStrategy.<Ev>noWatermarks().withTimestampAssigner((e, r) -> e.ts())).build();
         List<String> sums = new ArrayList<>();
         List<String> users = new ArrayList<>();
-        KeyedStream<Ev> all = engine.all();
-        all.window(TumblingEventTimeWindows.of(Duration.ofSeconds(10)))
+        engine.windowAll(TumblingEventTimeWindows.of(Duration.ofSeconds(10)))
                 .reduce((a, b) -> new Ev(a.user() + b.user(), a.value() + b.value(), a.ts()))
                 .results((k, w, r, ts) -> sums.add(k + " " + w + " " + r.value() + " @" + ts));
+        KeyedStream<Ev> all = engine.all();
+        assertSame(all, engine.all(), "one all-stream per engine, shared by its windows and patterns");
         all.window(TumblingEventTimeWindows.of(Duration.ofSeconds(10)))
                 .<String>process((key, ctx, elements, o) -> {
                     StringBuilder b = new StringBuilder();
@@ -58,5 +62,18 @@ class WindowAllTest {
         List<Long> events = engine.metrics().shards().stream().map(ShardMetrics::events).sorted().toList();
         assertEquals(List.of(0L, 3L), events, "one shard took every element");
         h.close();
+    }
+
+    /** An engine has one key selector: a keyed stream after the all-stream, or the reverse, is refused clearly. */
+    @Test
+    void anEngineIsEitherKeyedOrAll() {
+        CepEngine<Ev> allFirst = CepEngine.<Ev>builder().shards(1).build();
+        allFirst.windowAll(TumblingEventTimeWindows.of(Duration.ofSeconds(10)));
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> allFirst.keyBy(Ev::user));
+        assertTrue(e.getMessage().contains("keyBy() was already called"), e.getMessage());
+        CepEngine<Ev> keyedFirst = CepEngine.<Ev>builder().shards(1).build();
+        keyedFirst.keyBy(Ev::user);
+        assertThrows(IllegalStateException.class,
+                () -> keyedFirst.windowAll(TumblingEventTimeWindows.of(Duration.ofSeconds(10))));
     }
 }

@@ -26,13 +26,22 @@ import io.cepheus.runtime.internal.window.WindowSpec;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every window configuration (tumbling, sliding incl. gaps, session, global; default, count and purging
- * triggers; no, count-before and time evictors; sum / count / list / coGroup functions; allowed lateness; the
- * three accumulation modes) against a naive reference on random out-of-order streams with random watermarks:
- * the reference keeps each key's windows as plain lists of elements and applies Flink's rules directly (element
- * goes into each window not past cleanup, firing when the watermark passes the end or the count is reached, late
- * firing for each element into a passed window, removal at cleanup), with no timers, slots or slices. The outputs
- * of each input token are compared as sorted lists, and all state must be gone after the final watermark.
+ * Every event-time window configuration (tumbling and sliding, each with or without an offset, sliding with gaps;
+ * sessions with a static or a dynamic gap; global; default, count, purging count and continuous event-time
+ * triggers; no, count, time and delta evictors, each before or after the function; sum / count / list / coGroup
+ * functions, reduce and aggregate each also followed by a process function; allowed lateness; the three
+ * accumulation modes) against a naive reference on random out-of-order streams with random watermarks: the
+ * reference keeps each key's windows as plain lists of elements and applies Flink's rules directly (element goes
+ * into each window not past cleanup, firing when the watermark passes the end, the count is reached or a
+ * continuous trigger's next fire time passes, late firing for each element into a passed window, removal at
+ * cleanup), with no slots, slices or shared timer service. The outputs of each input token are compared as sorted
+ * lists, and all state must be gone after the final watermark.
+ *
+ * <p>Left to other tests: processing time (the same operators on the engine clock; {@code WindowExamplesTest},
+ * {@code SlidingProcessingTimeWindowsTest}, {@code ProcessingTimeSessionWindowsTest}, and Flink itself as the
+ * reference in the benchmarks module's {@code WindowAgreementWithFlinkTest}, which draws processing time,
+ * continuous triggers on sessions and the global window as well), and custom triggers and assigners (their own
+ * example tests).
  */
 class WindowReferenceTest {
 
@@ -43,7 +52,33 @@ class WindowReferenceTest {
 
     /** One random configuration. */
     record Config(String assigner, long size, long slide, String trigger, long count, String evictor, long evictN,
-            long lateness, String function, AccumulationMode mode) {
+            long lateness, String function, AccumulationMode mode, long offset, boolean dynamicGap,
+            boolean evictAfter) {
+
+        Config(String assigner, long size, long slide, String trigger, long count, String evictor, long evictN,
+                long lateness, String function, AccumulationMode mode) {
+            this(assigner, size, slide, trigger, count, evictor, evictN, lateness, function, mode, 0, false, false);
+        }
+
+        /** The continuous trigger's interval. */
+        long interval() {
+            return 100 * count;
+        }
+
+        /** A dynamic session gap: drawn from each element's value, so neighbouring sessions differ. */
+        long gapOf(Ev e) {
+            return dynamicGap ? size / 2 + 100 * (e.value() % 5) : size;
+        }
+
+        /** The delta evictor's distance: how far apart two values are. */
+        static double delta(Ev a, Ev b) {
+            return Math.abs(a.value() - b.value());
+        }
+
+        double deltaThreshold() {
+            return 2 * evictN;
+        }
+
         boolean session() {
             return assigner.equals("session");
         }
@@ -128,14 +163,31 @@ class WindowReferenceTest {
         String assigner = List.of("tumbling", "sliding", "session", "global").get(r.nextInt(4));
         long size = 500L * (1 + r.nextInt(6));
         long slide = assigner.equals("sliding") ? 500L * (1 + r.nextInt(4)) : size;
-        String trigger = assigner.equals("global") ? "count" : r.nextInt(3) == 0 ? "count" : "default";
-        String evictor = List.of("none", "none", "count", "time").get(r.nextInt(4));
-        String function = List.of("sum", "count", "list", "cogroup", "sum+process").get(r.nextInt(5));
+        long offset = 0;
+        if ((assigner.equals("tumbling") || assigner.equals("sliding")) && r.nextInt(3) == 0) {
+            long bound = assigner.equals("tumbling") ? size : slide; // Flink's rule: |offset| < size, or < slide
+            offset = r.nextInt((int) (2 * bound - 1)) - (bound - 1);
+        }
+        boolean dynamicGap = assigner.equals("session") && r.nextBoolean();
+        String trigger;
+        if (assigner.equals("global")) {
+            trigger = r.nextBoolean() ? "count" : "purging-count";
+        } else {
+            int t = r.nextInt(10);
+            // a continuous trigger on sessions merges its fire times (onMerge): left to the Flink agreement test
+            trigger = t < 5 ? "default" : t < 7 ? "count" : t < 8 ? "purging-count"
+                    : assigner.equals("session") ? "default" : "continuous";
+        }
+        String evictor = List.of("none", "none", "count", "time", "delta").get(r.nextInt(5));
+        boolean evictAfter = !evictor.equals("none") && r.nextBoolean();
+        String function = List.of("sum", "count", "list", "cogroup", "sum+process", "count+process")
+                .get(r.nextInt(6));
         AccumulationMode mode = function.equals("cogroup") ? AccumulationMode.ACCUMULATING
+                : trigger.equals("purging-count") ? AccumulationMode.values()[r.nextInt(2)] // retracting refuses it
                 : AccumulationMode.values()[r.nextInt(3)];
         long lateness = List.of(0L, 0L, 300L, 2000L).get(r.nextInt(4));
         return new Config(assigner, size, slide, trigger, 1 + r.nextInt(3), evictor, 1 + r.nextInt(3), lateness,
-                function, mode);
+                function, mode, offset, dynamicGap, evictAfter);
     }
 
     private static Config randomFastSessionConfig(Random r) {
@@ -177,15 +229,26 @@ class WindowReferenceTest {
         CepEngine<Ev> engine = CepEngine.<Ev>builder().shards(1).flushOnClose(false)
                 .watermarks(WatermarkStrategy.<Ev>noWatermarks().withTimestampAssigner((e, t) -> e.ts())).build();
         WindowAssigner<Ev> assigner = switch (c.assigner()) {
-            case "tumbling" -> TumblingEventTimeWindows.of(Duration.ofMillis(c.size()));
-            case "sliding" -> SlidingEventTimeWindows.of(Duration.ofMillis(c.size()), Duration.ofMillis(c.slide()));
-            case "session" -> EventTimeSessionWindows.withGap(Duration.ofMillis(c.size()));
+            case "tumbling" -> c.offset() == 0 ? TumblingEventTimeWindows.of(Duration.ofMillis(c.size()))
+                    : TumblingEventTimeWindows.of(Duration.ofMillis(c.size()), Duration.ofMillis(c.offset()));
+            case "sliding" -> c.offset() == 0
+                    ? SlidingEventTimeWindows.of(Duration.ofMillis(c.size()), Duration.ofMillis(c.slide()))
+                    : SlidingEventTimeWindows.of(Duration.ofMillis(c.size()), Duration.ofMillis(c.slide()),
+                            Duration.ofMillis(c.offset()));
+            case "session" -> c.dynamicGap() ? EventTimeSessionWindows.<Ev>withDynamicGap(c::gapOf)
+                    : EventTimeSessionWindows.withGap(Duration.ofMillis(c.size()));
             default -> GlobalWindows.create();
         };
-        Trigger<Ev> trigger = c.trigger().equals("count") ? CountTrigger.of(c.count()) : null;
+        Trigger<Ev> trigger = switch (c.trigger()) {
+            case "count" -> CountTrigger.of(c.count());
+            case "purging-count" -> PurgingTrigger.of(CountTrigger.of(c.count()));
+            case "continuous" -> ContinuousEventTimeTrigger.of(Duration.ofMillis(c.interval()));
+            default -> null;
+        };
         Evictor<Ev> evictor = switch (c.evictor()) {
-            case "count" -> CountEvictor.of(c.evictN());
-            case "time" -> TimeEvictor.of(Duration.ofMillis(c.evictN() * 400));
+            case "count" -> CountEvictor.of(c.evictN(), c.evictAfter());
+            case "time" -> TimeEvictor.of(Duration.ofMillis(c.evictN() * 400), c.evictAfter());
+            case "delta" -> DeltaEvictor.of(c.deltaThreshold(), Config::delta, c.evictAfter());
             default -> null;
         };
         WindowResults<?> results;
@@ -216,6 +279,10 @@ class WindowReferenceTest {
                 case "sum" -> print(w.reduce((a, b) -> new Ev(a.side(), a.key(), a.value() + b.value(), a.ts())),
                         out, e -> Long.toString(e.value()), retracting);
                 case "count" -> print(w.aggregate(new Counting()), out, String::valueOf, retracting);
+                // the count, handed to a process function that passes it on
+                case "count+process" -> print(w.<long[], Long, String>aggregate(new Counting(),
+                        (key, ctx, counts, o) -> counts.forEach(n -> o.collect(Long.toString(n)))), out, v -> v,
+                        retracting);
                 // the sum, handed to a process function that passes it on (on the slices without lateness)
                 case "sum+process" -> print(w.<String>reduce((a, b) -> new Ev(a.side(), a.key(), a.value() + b.value(), a.ts()),
                         (key, ctx, sums, o) -> sums.forEach(e -> o.collect(Long.toString(e.value())))), out, v -> v,
@@ -311,6 +378,8 @@ class WindowReferenceTest {
         private final Map<String, List<RefWindow>> windows = new LinkedHashMap<>();
         private long wm = Long.MIN_VALUE;
         private final List<String> out = new ArrayList<>();
+        /** Each element's place in the input: a merged session keeps its elements in arrival order. */
+        private final Map<Ev, Integer> arrival = new java.util.IdentityHashMap<>();
 
         Reference(Config c) {
             this.c = c;
@@ -322,6 +391,9 @@ class WindowReferenceTest {
             final List<Ev> contents = new ArrayList<>();
             long count;
             List<String> last;
+            /** A continuous trigger's next fire time, or null; and the window's pending event-time timers. */
+            Long fireTs;
+            final java.util.TreeSet<Long> timers = new java.util.TreeSet<>();
 
             RefWindow(long start, long end) {
                 this.start = start;
@@ -360,19 +432,21 @@ class WindowReferenceTest {
         }
 
         private void element(Ev e) {
+            arrival.put(e, arrival.size());
             List<RefWindow> ws = windows.computeIfAbsent(e.key(), k -> new ArrayList<>());
             List<long[]> assigned = new ArrayList<>();
             switch (c.assigner()) {
                 case "tumbling" -> {
-                    long s = Math.floorDiv(e.ts(), c.size()) * c.size();
+                    long s = e.ts() - Math.floorMod(e.ts() - c.offset(), c.size());
                     assigned.add(new long[] {s, s + c.size()});
                 }
                 case "sliding" -> {
-                    for (long s = Math.floorDiv(e.ts(), c.slide()) * c.slide(); s > e.ts() - c.size(); s -= c.slide()) {
+                    for (long s = e.ts() - Math.floorMod(e.ts() - c.offset(), c.slide()); s > e.ts() - c.size();
+                            s -= c.slide()) {
                         assigned.add(new long[] {s, s + c.size()});
                     }
                 }
-                case "session" -> assigned.add(new long[] {e.ts(), e.ts() + c.size()});
+                case "session" -> assigned.add(new long[] {e.ts(), e.ts() + c.gapOf(e)});
                 default -> assigned.add(new long[] {Long.MIN_VALUE, Long.MAX_VALUE});
             }
             boolean taken = false;
@@ -384,16 +458,28 @@ class WindowReferenceTest {
                 taken = true;
                 w.contents.add(e);
                 boolean fire;
-                if (c.trigger().equals("count")) {
+                if (c.trigger().endsWith("count")) {
                     fire = ++w.count >= c.count();
                     if (fire) {
                         w.count = 0;
                     }
                 } else {
                     fire = maxTs(w) <= wm;
+                    if (!fire && c.trigger().equals("continuous")) {
+                        // Flink's ContinuousEventTimeTrigger.onElement: a timer at the end, and the first fire time
+                        // at the next multiple of the interval after the element (no later than the end)
+                        w.timers.add(maxTs(w));
+                        if (w.fireTs == null) {
+                            w.fireTs = Math.min(e.ts() - e.ts() % c.interval() + c.interval(), maxTs(w));
+                            w.timers.add(w.fireTs);
+                        }
+                    }
                 }
                 if (fire) {
                     fire(e.key(), w);
+                    if (c.trigger().equals("purging-count")) {
+                        w.contents.clear();
+                    }
                 }
             }
             if (!taken && !c.global() && e.ts() + c.lateness() <= wm) {
@@ -444,15 +530,16 @@ class WindowReferenceTest {
             }
             RefWindow merged = new RefWindow(s, e);
             for (RefWindow w : touching) {
+                merged.contents.addAll(w.contents);
                 if (c.mode() == AccumulationMode.ACCUMULATING_AND_RETRACTING && w.last != null) {
                     for (String v : w.last) {
                         out.add("RETRACT " + key + " [" + w.start + "," + w.end + ") " + v + " @" + maxTs(w));
                     }
                 }
-                merged.contents.addAll(w.contents);
                 merged.count += w.count;
                 ws.remove(w);
             }
+            merged.contents.sort(java.util.Comparator.comparing(arrival::get));
             ws.add(merged);
             return merged;
         }
@@ -464,7 +551,19 @@ class WindowReferenceTest {
                 List<RefWindow> ws = entry.getValue();
                 for (RefWindow w : new ArrayList<>(ws)) {
                     long max = maxTs(w);
-                    if (!c.trigger().equals("count") && max > old && max <= newWm) {
+                    if (c.trigger().equals("continuous")) {
+                        // the window's timers in time order, each once; a fire time re-arms at the next interval
+                        while (!w.timers.isEmpty() && w.timers.first() <= newWm) {
+                            long t = w.timers.pollFirst();
+                            if (t == max) {
+                                fire(entry.getKey(), w);
+                            } else if (w.fireTs != null && w.fireTs == t) {
+                                w.fireTs = Math.min(t + c.interval(), max);
+                                w.timers.add(w.fireTs);
+                                fire(entry.getKey(), w);
+                            }
+                        }
+                    } else if (c.trigger().equals("default") && max > old && max <= newWm) {
                         fire(entry.getKey(), w);
                     }
                     if (pastCleanup(max)) {
@@ -482,18 +581,13 @@ class WindowReferenceTest {
                 return;
             }
             List<Ev> view = new ArrayList<>(w.contents);
-            if (c.evictor().equals("count")) {
-                while (view.size() > c.evictN()) {
-                    view.remove(0);
-                }
-            } else if (c.evictor().equals("time")) {
-                long max = view.stream().mapToLong(Ev::ts).max().getAsLong();
-                view.removeIf(x -> x.ts() <= max - c.evictN() * 400);
+            if (!c.evictAfter()) {
+                evict(view);
             }
             String value = switch (c.function()) {
                 case "sum", "sum+process" -> view.isEmpty() ? null
                         : Long.toString(view.stream().mapToLong(Ev::value).sum());
-                case "count" -> Long.toString(view.size());
+                case "count", "count+process" -> Long.toString(view.size());
                 case "list" -> listText(view.stream().map(Ev::value).toList(), c.session());
                 default -> coGroupText(view.stream().filter(x -> x.side() == 'L').toList(),
                         view.stream().filter(x -> x.side() == 'R').toList(), c.session());
@@ -510,11 +604,39 @@ class WindowReferenceTest {
                 emitted.add(value);
             }
             w.last = emitted;
+            if (c.evictAfter()) {
+                evict(view);
+            }
             if (!c.evictor().equals("none")) {
-                w.contents.retainAll(view);
+                w.contents.clear();
+                w.contents.addAll(view); // what the evictors left, in its order
             }
             if (c.mode() == AccumulationMode.DISCARDING) {
                 w.contents.clear();
+            }
+        }
+
+        /** Flink's evictors, on the window's elements in order; the newest is the last. */
+        private void evict(List<Ev> view) {
+            if (view.isEmpty()) {
+                return;
+            }
+            switch (c.evictor()) {
+                case "count" -> {
+                    while (view.size() > c.evictN()) {
+                        view.remove(0);
+                    }
+                }
+                case "time" -> {
+                    long max = view.stream().mapToLong(Ev::ts).max().getAsLong();
+                    view.removeIf(x -> x.ts() <= max - c.evictN() * 400);
+                }
+                case "delta" -> {
+                    Ev newest = view.get(view.size() - 1);
+                    view.removeIf(x -> Config.delta(x, newest) >= c.deltaThreshold());
+                }
+                default -> {
+                }
             }
         }
     }
