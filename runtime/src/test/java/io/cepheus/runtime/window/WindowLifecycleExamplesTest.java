@@ -2,6 +2,7 @@ package io.cepheus.runtime.window;
 
 import static io.cepheus.runtime.window.WindowTestKit.engine;
 import static io.cepheus.runtime.window.WindowTestKit.summing;
+import static io.cepheus.runtime.window.WindowTestKit.summingAggregate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.cepheus.runtime.CepEngine;
@@ -40,31 +41,6 @@ class WindowLifecycleExamplesTest {
         assertEquals(List.of(windows, accumulators, buffered, timers, keys),
                 List.of(m.windows(), m.accumulators(), m.bufferedElements(), m.timers(), m.keys()),
                 why + ": windows, accumulators, buffered, timers, keys");
-    }
-
-    /** Sums values: an aggregate with a mutable accumulator. */
-    private static final class Sum implements AggregateFunction<Ev, long[], Long> {
-        @Override
-        public long[] createAccumulator() {
-            return new long[1];
-        }
-
-        @Override
-        public long[] add(Ev value, long[] acc) {
-            acc[0] += value.value();
-            return acc;
-        }
-
-        @Override
-        public Long getResult(long[] acc) {
-            return acc[0];
-        }
-
-        @Override
-        public long[] merge(long[] a, long[] b) {
-            a[0] += b[0];
-            return a;
-        }
     }
 
     // ================================================================== offsets
@@ -287,11 +263,11 @@ class WindowLifecycleExamplesTest {
         var byKey = engine.keyBy(Ev::key);
         WindowResults<Long> tumbling = byKey.window(TumblingEventTimeWindows.of(Duration.ofSeconds(1)))
                 .trigger(CountTrigger.of(3))
-                .aggregate(new Sum())
+                .aggregate(summingAggregate())
                 .results((k, w, r, ts) -> out.add("tumbling " + k + " " + w + " " + r));
         WindowResults<Long> sessions = byKey.window(EventTimeSessionWindows.withGap(Duration.ofSeconds(1)))
                 .trigger(ForwardingTrigger.of(EventTimeTrigger.create()))
-                .aggregate(new Sum())
+                .aggregate(summingAggregate())
                 .results((k, w, r, ts) -> out.add("session " + k + " " + w + " " + r + " @" + ts));
         Producer<Ev> in = engine.newProducer();
         CepTestHarness<Ev> h = CepTestHarness.start(engine);

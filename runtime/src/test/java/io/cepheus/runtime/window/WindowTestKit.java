@@ -6,7 +6,7 @@ import io.cepheus.runtime.time.WatermarkStrategy;
 
 /**
  * What the window example tests share: an element, a one-shard engine on a manual clock that takes timestamps
- * from the elements and does not flush on close, and a summing reduce.
+ * from the elements and does not flush on close, and a summing reduce and aggregate.
  */
 final class WindowTestKit {
 
@@ -28,5 +28,32 @@ final class WindowTestKit {
 
     static ReduceFunction<Ev> summing() {
         return (a, b) -> new Ev(a.key(), a.value() + b.value(), a.ts());
+    }
+
+    /** @return a sum as an aggregate with a mutable accumulator (the general operator keeps one per window) */
+    static AggregateFunction<Ev, long[], Long> summingAggregate() {
+        return new AggregateFunction<>() {
+            @Override
+            public long[] createAccumulator() {
+                return new long[1];
+            }
+
+            @Override
+            public long[] add(Ev value, long[] acc) {
+                acc[0] += value.value();
+                return acc;
+            }
+
+            @Override
+            public Long getResult(long[] acc) {
+                return acc[0];
+            }
+
+            @Override
+            public long[] merge(long[] a, long[] b) {
+                a[0] += b[0];
+                return a;
+            }
+        };
     }
 }
