@@ -45,6 +45,7 @@ import java.util.Locale;
  * count + sum; SIZE = SLIDE is tumbling, SIZE 0 is sessions with gap SLIDE), {@code sorted:Wn} (the bare NFA as
  * {@code bare} runs it, on the workload's events stably sorted by key: each key's events come in a row, in their
  * order, so each key gets the same events, times and matches, but its state stays in the cache while it is used;
+ * the events are copied in that order, with their arrays, so that reading them stays sequential as in {@code bare};
  * against {@code bare} it shows what memory latency costs, and between two builds it compares their computation
  * alone, with less of the noise that the machine's share of the cache adds). Workload specs print the same
  * fingerprint whatever their kind, so that {@code PairedBuilds --vs} can set one kind against another.
@@ -57,8 +58,10 @@ public final class PairedBuildRun {
     private final String kind;
     private final int shards;
     private final WorkloadStream stream;
-    /** For {@code sorted}: the positions of the stream's events in key order (stable); null otherwise. */
-    private final int[] byKey;
+    /** For {@code sorted}: the stream's keys, times and events copied in key order (stable); null otherwise. */
+    private final int[] sortedKeys;
+    private final long[] sortedTimes;
+    private final BenchEvent[] sortedEvents;
     private final WindowBench.Ev[] windowEvents;
     private final WindowAssigner<WindowBench.Ev> assigner;
 
@@ -78,7 +81,17 @@ public final class PairedBuildRun {
                 }
                 shards = w.length == 2 ? Integer.parseInt(w[1]) : 1;
                 stream = WorkloadGenerator.generate(Workload.valueOf(w[0]));
-                byKey = kind.equals("sorted") ? positionsByKey(stream) : null;
+                int[] order = kind.equals("sorted") ? positionsByKey(stream) : null;
+                sortedKeys = order == null ? null : new int[order.length];
+                sortedTimes = order == null ? null : new long[order.length];
+                sortedEvents = order == null ? null : new BenchEvent[order.length];
+                for (int j = 0; order != null && j < order.length; j++) {
+                    // fresh events, allocated in key order, so that they lie in memory in the order they are read
+                    BenchEvent e = stream.events()[order[j]];
+                    sortedKeys[j] = stream.keys()[order[j]];
+                    sortedTimes[j] = stream.timestamps()[order[j]];
+                    sortedEvents[j] = new BenchEvent(e.key(), e.type(), e.value(), e.ts());
+                }
                 windowEvents = null;
                 assigner = null;
             }
@@ -91,7 +104,9 @@ public final class PairedBuildRun {
                         : SlidingEventTimeWindows.of(Duration.ofSeconds(size), Duration.ofSeconds(slide));
                 windowEvents = WindowBench.stream();
                 stream = null;
-                byKey = null;
+                sortedKeys = null;
+                sortedTimes = null;
+                sortedEvents = null;
                 shards = 1;
             }
             default -> throw new IllegalArgumentException("spec " + spec + ": unknown kind " + kind);
@@ -124,7 +139,7 @@ public final class PairedBuildRun {
             case "threads" -> fingerprint(stream.workload(),
                     RuntimeWorkloadRunner.forWorkload(stream.workload(), shards).run(stream));
             case "engine" -> runEngine(stream);
-            case "sorted" -> runSorted(stream, byKey);
+            case "sorted" -> runSorted(stream.workload(), sortedKeys, sortedTimes, sortedEvents);
             default -> {
                 long[] r = WindowBench.run(windowEvents, w -> w.aggregate(new WindowBench.CountSum()), assigner);
                 yield "results=" + r[1] + ",checksum=" + r[2];
@@ -160,20 +175,16 @@ public final class PairedBuildRun {
 
     /**
      * The bare NFA as {@link WorkloadRunner} drives it (a state per key in an hppc map, {@code process} per event,
-     * {@code Long.MAX_VALUE} to every key at the end), over the events in the order {@code order} gives. Each key
-     * sees its own events in stream order and only its own events advance its time, so the results are the
-     * stream's. The loop repeats {@link WorkloadRunner}'s instead of adding an ordering option to it, because this
-     * class runs against older builds' jars too and may use only what they have (see the class comment).
+     * {@code Long.MAX_VALUE} to every key at the end), over the stream's events copied in key order. Each key sees
+     * its own events in stream order and only its own events advance its time, so the results are the stream's. The
+     * loop repeats {@link WorkloadRunner}'s instead of adding an ordering option to it, because this class runs
+     * against older builds' jars too and may use only what they have (see the class comment).
      */
-    private static String runSorted(WorkloadStream stream, int[] order) {
-        Workload workload = stream.workload();
+    private static String runSorted(Workload workload, int[] keys, long[] timestamps, BenchEvent[] events) {
         NfaMatcher<BenchEvent> matcher = NfaCompiler.compile(Workloads.pattern(workload)).newMatcher();
         CountingSink sink = new CountingSink(workload.countsTimeouts());
         IntObjectHashMap<NfaState> states = new IntObjectHashMap<>(workload.keys());
-        int[] keys = stream.keys();
-        long[] timestamps = stream.timestamps();
-        BenchEvent[] events = stream.events();
-        for (int i : order) {
+        for (int i = 0; i < events.length; i++) {
             int slot = states.indexOf(keys[i]);
             NfaState state;
             if (states.indexExists(slot)) {
