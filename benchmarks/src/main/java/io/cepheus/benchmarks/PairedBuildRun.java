@@ -40,7 +40,8 @@ import java.util.Locale;
  *
  * <p>Specs: {@code engine:Wn} (the CEP engine, one shard, driven on this thread by {@link CepTestHarness} with a
  * watermark every 1,000 events, as the Flink comparison drives it), {@code bare:Wn} (the bare NFA,
- * {@link WorkloadRunner}), {@code threads:Wn/N} (the engine on its own threads, N shards and one producer on this
+ * {@link WorkloadRunner}), {@code lean:Wn} (the bare NFA keeping states only for keys with something pending, as
+ * the runtime does, {@link WorkloadRunner#withIdleRelease}; needs builds from December 2026 on), {@code threads:Wn/N} (the engine on its own threads, N shards and one producer on this
  * thread, {@link RuntimeWorkloadRunner}), {@code window:SIZE/SLIDE} in seconds ({@link WindowBench}'s stream and
  * count + sum; SIZE = SLIDE is tumbling, SIZE 0 is sessions with gap SLIDE), {@code sorted:Wn} (the bare NFA as
  * {@code bare} runs it, on the workload's events stably sorted by key: each key's events come in a row, in their
@@ -69,12 +70,12 @@ public final class PairedBuildRun {
     PairedBuildRun(String spec) {
         String[] parts = spec.split(":", 2);
         if (parts.length != 2) {
-            throw new IllegalArgumentException("spec " + spec + ": expected engine:Wn, bare:Wn, sorted:Wn,"
+            throw new IllegalArgumentException("spec " + spec + ": expected engine:Wn, bare:Wn, lean:Wn, sorted:Wn,"
                     + " threads:Wn/N or window:SIZE/SLIDE");
         }
         kind = parts[0];
         switch (kind) {
-            case "engine", "bare", "sorted", "threads" -> {
+            case "engine", "bare", "lean", "sorted", "threads" -> {
                 String[] w = parts[1].split("/", 2);
                 if (kind.equals("threads") != (w.length == 2)) {
                     throw new IllegalArgumentException("spec " + spec + ": only threads takes a shard count (Wn/N)");
@@ -136,6 +137,8 @@ public final class PairedBuildRun {
     String runOnce() {
         return switch (kind) {
             case "bare" -> fingerprint(stream.workload(), WorkloadRunner.forWorkload(stream.workload()).run(stream));
+            case "lean" -> fingerprint(stream.workload(),
+                    WorkloadRunner.forWorkload(stream.workload()).withIdleRelease().run(stream));
             case "threads" -> fingerprint(stream.workload(),
                     RuntimeWorkloadRunner.forWorkload(stream.workload(), shards).run(stream));
             case "engine" -> runEngine(stream);

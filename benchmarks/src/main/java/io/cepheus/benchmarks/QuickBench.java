@@ -19,7 +19,7 @@ import java.util.Locale;
  *
  * <pre>
  * java -Xms2g -Xmx2g -cp benchmarks/target/benchmarks.jar io.cepheus.benchmarks.QuickBench \
- *      [--warmup 3] [--runs 5] [W1 ...]
+ *      [--warmup 3] [--runs 5] [--read-ahead 16] [--release-idle] [W1 ...]
  * </pre>
  */
 public final class QuickBench {
@@ -29,18 +29,22 @@ public final class QuickBench {
 
     /**
      * @param args {@code --warmup N}, {@code --runs N}, {@code --read-ahead N} (events per read-ahead group,
-     *             {@link WorkloadRunner#withReadAhead}; default 0, none) and workload names (default: all four)
+     *             {@link WorkloadRunner#withReadAhead}; default 0, none), {@code --release-idle} (keep states only for
+     *             keys with something pending, {@link WorkloadRunner#withIdleRelease}) and workload names (default:
+     *             all four)
      */
     public static void main(String[] args) {
         int warmups = 3;
         int runs = 5;
         int readAhead = 0;
+        boolean releaseIdle = false;
         List<String> names = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--warmup" -> warmups = Integer.parseInt(args[++i]);
                 case "--runs" -> runs = Integer.parseInt(args[++i]);
                 case "--read-ahead" -> readAhead = Integer.parseInt(args[++i]);
+                case "--release-idle" -> releaseIdle = true;
                 default -> names.add(args[i]);
             }
         }
@@ -48,20 +52,24 @@ public final class QuickBench {
             throw new IllegalArgumentException("need --runs >= 1 and --warmup >= 0");
         }
         com.sun.management.ThreadMXBean threads = allocationCounter();
-        System.out.printf(Locale.ROOT, "QuickBench: %d warm-up + %d timed runs per workload, single thread, %s, %s %s%n",
+        System.out.printf(Locale.ROOT, "QuickBench: %d warm-up + %d timed runs per workload, single thread, %s, %s, %s %s%n",
                 warmups, runs, readAhead == 0 ? "no read-ahead" : "read-ahead " + readAhead + " events",
+                releaseIdle ? "idle keys released" : "every key's state kept",
                 System.getProperty("java.vm.name"), System.getProperty("java.version"));
         boolean allAgree = true;
         for (Workload workload : WorkloadSelection.parse(names)) {
-            allAgree &= bench(workload, warmups, runs, readAhead, threads);
+            allAgree &= bench(workload, warmups, runs, readAhead, releaseIdle, threads);
         }
         System.exit(allAgree ? 0 : 1);
     }
 
-    private static boolean bench(Workload workload, int warmups, int runs, int readAhead,
+    private static boolean bench(Workload workload, int warmups, int runs, int readAhead, boolean releaseIdle,
             com.sun.management.ThreadMXBean threads) {
         WorkloadStream stream = WorkloadGenerator.generate(workload);
         WorkloadRunner runner = WorkloadRunner.forWorkload(workload).withReadAhead(readAhead);
+        if (releaseIdle) {
+            runner = runner.withIdleRelease();
+        }
         long threadId = Thread.currentThread().getId();
         for (int i = 0; i < warmups; i++) {
             if (!agrees(workload, runner.run(stream))) {

@@ -23,6 +23,13 @@ class PairedBuildRunTest {
     }
 
     @Test
+    void theBareNfaReleasingIdleKeysGivesThePublishedCountsToo() {
+        assertEquals("matches=83031,timeouts=0,checksum=eb1fb4cd4893157a", new PairedBuildRun("lean:W3").runOnce());
+        assertEquals("matches=380698,timeouts=69354,checksum=86fde9db71644037",
+                new PairedBuildRun("lean:W4").runOnce());
+    }
+
+    @Test
     void windowSpecsPickTheAssigner() {
         assertEquals("results=632462,checksum=50467940", new PairedBuildRun("window:10/10").runOnce());
         assertEquals("results=57610,checksum=50467940", new PairedBuildRun("window:0/30").runOnce());
@@ -31,7 +38,7 @@ class PairedBuildRunTest {
     @Test
     void aBadSpecIsNamed() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new PairedBuildRun("W1"));
-        assertEquals("spec W1: expected engine:Wn, bare:Wn, sorted:Wn, threads:Wn/N or window:SIZE/SLIDE",
+        assertEquals("spec W1: expected engine:Wn, bare:Wn, lean:Wn, sorted:Wn, threads:Wn/N or window:SIZE/SLIDE",
                 e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> new PairedBuildRun("bare:W1/2"));
         assertEquals("spec bare:W1/2: only threads takes a shard count (Wn/N)", e.getMessage());
