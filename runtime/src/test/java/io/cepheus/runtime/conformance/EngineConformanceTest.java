@@ -17,8 +17,10 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Every conformance case through the whole engine, with one shard and with three (the case's key lands on one
- * of them; the others only see watermarks), with the NFA suite's closing line.
+ * Every conformance case through the whole engine: with one shard and with three driven by the test harness on
+ * this thread, and with three shards on their own threads, as a service runs them (with several shards the
+ * case's stream is sent under several keys, see {@link EngineConformanceDriver}); with the NFA suite's closing
+ * line.
  */
 class EngineConformanceTest {
 
@@ -32,14 +34,22 @@ class EngineConformanceTest {
             files = list.filter(p -> p.getFileName().toString().endsWith(".case")).sorted().toList();
         }
         assertTrue(!files.isEmpty(), "no *.case files in conformance directory " + dir.chosen());
-        return Stream.of(1, 3).map(shards -> DynamicContainer.dynamicContainer(shards + " shard(s)",
+        record Run(int shards, boolean onThreads) {
+            @Override
+            public String toString() {
+                return shards + " shard(s)" + (onThreads ? " on their own threads" : " driven by the harness");
+            }
+        }
+        return Stream.of(new Run(1, false), new Run(3, false), new Run(3, true)).map(run ->
+                DynamicContainer.dynamicContainer(run.toString(),
                 files.stream().map(file -> DynamicTest.dynamicTest(file.getFileName().toString(), () -> {
-                    List<CaseVerdict> verdicts = CaseFileRunner.run(file, c -> EngineConformanceDriver.run(c, shards));
+                    List<CaseVerdict> verdicts = CaseFileRunner.run(file,
+                            c -> EngineConformanceDriver.run(c, run.shards(), run.onThreads()));
                     VERDICTS.addAll(verdicts);
                     StringBuilder failures = new StringBuilder();
                     for (CaseVerdict v : verdicts) {
                         if (!v.passed()) {
-                            System.out.println("[" + shards + " shard(s)] " + v.report());
+                            System.out.println("[" + run + "] " + v.report());
                             failures.append(v.name()).append(' ');
                         }
                     }
@@ -50,7 +60,7 @@ class EngineConformanceTest {
     @AfterAll
     static void summary() {
         long passed = VERDICTS.stream().filter(CaseVerdict::passed).count();
-        System.out.println("conformance (engine, 1 and 3 shards): " + passed + " passed, "
+        System.out.println("conformance (engine: 1 and 3 shards by the harness, 3 on threads): " + passed + " passed, "
                 + (VERDICTS.size() - passed) + " failed");
         System.out.println("conformance: " + passed + " passed, " + (VERDICTS.size() - passed) + " failed");
     }
