@@ -121,6 +121,56 @@ class CepEngineTest {
         assertEquals(0, m.total(ShardMetrics::keys));
     }
 
+    /**
+     * The NFA's shared buffer holds one entry per event a live partial match has taken (an entry is (event,
+     * stage, predecessor), locked by the run whose last entry it is), so with three stages the count differs
+     * from the partial matches: a run that has taken order and pay holds two entries. Events still waiting for
+     * the watermark are in the shard's event-time buffer, not in the NFA, and count as no entries.
+     */
+    @Test
+    void sharedBufferEntriesCountTheEventsOpenPartialMatchesHoldAndReturnToZero() {
+        CepEngine<Ev> engine = builder().shards(2).build();
+        Pattern<Ev> orderPayShip = Pattern.<Ev>begin("order").where(e -> e.kind() == 'o')
+                .followedBy("pay").where(e -> e.kind() == 'p')
+                .followedBy("ship").where(e -> e.kind() == 's').within(Duration.ofMillis(1_000));
+        engine.keyBy(Ev::key).pattern(orderPayShip);
+        Producer<Ev> in = engine.newProducer();
+        CepTestHarness<Ev> harness = CepTestHarness.start(engine);
+        for (int k = 0; k < 30; k++) { // u0..u29: order only, at 100..129
+            in.send(new Ev("u" + k, 'o', k, 100 + k));
+        }
+        for (int k = 30; k < 50; k++) { // u30..u49: order at 130..149, then pay at 230..249
+            in.send(new Ev("u" + k, 'o', k, 100 + k));
+            in.send(new Ev("u" + k, 'p', k, 200 + k));
+        }
+        for (int k = 50; k < 60; k++) { // u50..u59: orders at 1050..1059, after the watermark
+            in.send(new Ev("u" + k, 'o', k, 1_000 + k));
+        }
+        in.watermark(500);
+        harness.runUntilIdle();
+        EngineMetrics m = engine.metrics();
+        assertEquals(50, m.total(ShardMetrics::partialMatches), "u0..u49 each have one run");
+        assertEquals(10, m.total(ShardMetrics::bufferedEvents), "u50..u59's orders wait for the watermark");
+        assertEquals(30 * 1 + 20 * 2, m.total(ShardMetrics::sharedBufferEntries),
+                "one entry per taken event: order for u0..u29, order and pay for u30..u49");
+
+        for (int k = 30; k < 50; k++) { // u30..u49 complete at 580..599: their chains are released
+            in.send(new Ev("u" + k, 's', k, 550 + k));
+        }
+        in.watermark(600);
+        harness.runUntilIdle();
+        m = engine.metrics();
+        assertEquals(20, m.total(ShardMetrics::matches));
+        assertEquals(30, m.total(ShardMetrics::partialMatches));
+        assertEquals(30, m.total(ShardMetrics::sharedBufferEntries), "only u0..u29's orders are left");
+
+        harness.close(); // end of input: u50..u59's orders start runs, then every open run times out
+        m = engine.metrics();
+        assertEquals(40, m.total(ShardMetrics::timeouts));
+        assertEquals(0, m.total(ShardMetrics::partialMatches));
+        assertEquals(0, m.total(ShardMetrics::sharedBufferEntries));
+    }
+
     @Test
     void aProcessFunctionSeesTimeAndEmitsToTypedSideOutputs() {
         ManualClock clock = new ManualClock(5_000);
