@@ -38,7 +38,7 @@ import java.util.Locale;
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar io.cepheus.benchmarks.PairedBuilds \
- *      [--rounds 16] [--warmup 3] [--jvm "-Xms2g -Xmx2g -XX:+AlwaysPreTouch"] [--vs NEW_SPEC [--results-differ]] \
+ *      [--rounds 16] [--warmup 15] [--jvm "-Xms2g -Xmx2g -XX:+AlwaysPreTouch"] [--vs NEW_SPEC [--results-differ]] \
  *      engine:W1 OLD.jar NEW.jar
  * </pre>
  * Specs: {@code engine:Wn}, {@code bare:Wn}, {@code sorted:Wn} (the bare NFA on the stream sorted by key: state
@@ -55,7 +55,12 @@ public final class PairedBuilds {
      */
     public static void main(String[] args) throws IOException {
         int rounds = 16;
-        int warmup = 3;
+        // Rounds run and thrown away first, so that both sides are measured compiled. 3 were too few: the JIT was
+        // still compiling the engine's paths on its own threads for ~10 runs of W3 (200,000 events each). Those
+        // threads took a core from two busy shard threads, but not from one shard, which leaves a core free. So
+        // threads:W3/2 over threads:W3/1 came out at 1.35 (min 0.72) after 3 warm-up rounds, and 1.87 (min 1.68)
+        // after 15 (session 23).
+        int warmup = 15;
         // the heap touched up front: with 2 GB committed but untouched, G1 kept handing out fresh young regions for
         // dozens of runs, and first-touch page faults took ~13% of a sliding-window run's samples (sliding
         // allocates ~4x what tumbling does per element, so they also skewed that comparison)
