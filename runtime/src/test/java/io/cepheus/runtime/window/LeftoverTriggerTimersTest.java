@@ -59,7 +59,7 @@ class LeftoverTriggerTimersTest {
         WindowResults<Long> results = engine.keyBy(Ev::key)
                 .window(TumblingEventTimeWindows.of(Duration.ofSeconds(10)))
                 .trigger(trigger)
-                .aggregate(new Sum())
+                .aggregate(WindowTestKit.summingAggregate())
                 .results((k, w, r, ts) -> out.add(k + " " + w + " " + r));
         Producer<Ev> in = engine.newProducer();
         CepTestHarness<Ev> h = CepTestHarness.start(engine);
@@ -81,30 +81,5 @@ class LeftoverTriggerTimersTest {
         assertEquals(List.of(), trigger.processingTimers, "no callback for a window that is gone");
         assertEquals(List.of("a [0,10000) 7"), out);
         h.close();
-    }
-
-    /** Sums the elements' values. */
-    static final class Sum implements AggregateFunction<Ev, long[], Long> {
-        @Override
-        public long[] createAccumulator() {
-            return new long[1];
-        }
-
-        @Override
-        public long[] add(Ev e, long[] acc) {
-            acc[0] += e.value();
-            return acc;
-        }
-
-        @Override
-        public Long getResult(long[] acc) {
-            return acc[0];
-        }
-
-        @Override
-        public long[] merge(long[] a, long[] b) {
-            a[0] += b[0];
-            return a;
-        }
     }
 }
