@@ -20,8 +20,9 @@ import java.util.Map;
 
 /**
  * Runs one conformance case through a whole {@link CepEngine} (producer, inboxes, shard agents, operators)
- * driven by {@link CepTestHarness} on the caller's thread, or started on its own shard threads: events are sent with their timestamps, the case's
- * watermarks are sent as explicit watermarks, and the end watermark is the engine's flush on close.
+ * driven by {@link CepTestHarness} on the caller's thread, or started on its own shard threads: events are sent
+ * with their timestamps, the case's watermarks are sent as explicit watermarks, and the end watermark is the
+ * engine's flush on close.
  *
  * <p>With several shards the case's stream is sent under {@code 2 * shards} keys at once, each event once per key
  * (interleaved), so that every shard works and the keys' states live side by side on each shard; every key must
