@@ -48,7 +48,9 @@ import java.util.Locale;
  * order, so each key gets the same events, times and matches, but its state stays in the cache while it is used;
  * the events are copied in that order, with their arrays, so that reading them stays sequential as in {@code bare};
  * against {@code bare} it shows what memory latency costs, and between two builds it compares their computation
- * alone, with less of the noise that the machine's share of the cache adds). Workload specs print the same
+ * alone, with less of the noise that the machine's share of the cache adds), {@code floor:Wn} (what the engine
+ * must do per event besides matching, in its barest form: see {@link #runFloor}; its fingerprint counts events, not
+ * matches, so set it against another kind with {@code --results-differ}). Workload specs print the same
  * fingerprint whatever their kind, so that {@code PairedBuilds --vs} can set one kind against another.
  *
  * <p>Speed is on this thread's CPU time, except for {@code threads}: there the work is on other threads, so it
@@ -71,11 +73,11 @@ public final class PairedBuildRun {
         String[] parts = spec.split(":", 2);
         if (parts.length != 2) {
             throw new IllegalArgumentException("spec " + spec + ": expected engine:Wn, bare:Wn, lean:Wn, sorted:Wn,"
-                    + " threads:Wn/N or window:SIZE/SLIDE");
+                    + " floor:Wn, threads:Wn/N or window:SIZE/SLIDE");
         }
         kind = parts[0];
         switch (kind) {
-            case "engine", "bare", "lean", "sorted", "threads" -> {
+            case "engine", "bare", "lean", "sorted", "floor", "threads" -> {
                 String[] w = parts[1].split("/", 2);
                 if (kind.equals("threads") != (w.length == 2)) {
                     throw new IllegalArgumentException("spec " + spec + ": only threads takes a shard count (Wn/N)");
@@ -142,6 +144,7 @@ public final class PairedBuildRun {
             case "threads" -> fingerprint(stream.workload(),
                     RuntimeWorkloadRunner.forWorkload(stream.workload(), shards).run(stream));
             case "engine" -> runEngine(stream);
+            case "floor" -> runFloor(stream);
             case "sorted" -> runSorted(stream.workload(), sortedKeys, sortedTimes, sortedEvents);
             default -> {
                 long[] r = WindowBench.run(windowEvents, w -> w.aggregate(new WindowBench.CountSum()), assigner);
@@ -231,5 +234,68 @@ public final class PairedBuildRun {
         harness.runUntilIdle();
         harness.close();
         return fingerprint(tally[0], tally[2], tally[1]);
+    }
+
+    /**
+     * The floor under the engine's cost per event on one shard: the work #3's design requires of every event
+     * besides matching it, done as cheaply as this class can do it, with nothing else. Each event goes through a
+     * JCTools {@code MpscArrayQueue} of the engine's inbox capacity ({@code offer}, then {@code relaxedPoll} every
+     * 1,000 events, where the engine's watermark is), gets a dense key id from a table indexed by its key (handed
+     * out from a free list, given back once the key has nothing buffered), and waits in a FIFO event-time buffer
+     * (parallel arrays of timestamp, key id and event) until the batch is released in order. Nothing checks
+     * lateness or order, calls a key selector or boxes a key, and no NFA runs: the engine does all of that on top.
+     * So {@code floor} plus {@code lean} (the NFA's own work on the keys the engine keeps) is a lower bound for
+     * {@code engine}, and set against {@code bare} it shows how much of the 30% that #3 allows this work alone uses
+     * up on this machine.
+     *
+     * @return {@code events=<released>,ids=<key ids still out at the end>,checksum=<sum of timestamp and value
+     *         over released events, hex>}
+     */
+    private static String runFloor(WorkloadStream stream) {
+        BenchEvent[] events = stream.events();
+        org.jctools.queues.MpscArrayQueue<BenchEvent> inbox = new org.jctools.queues.MpscArrayQueue<>(65_536);
+        int keys = stream.workload().keys();
+        int[] idPlusOne = new int[keys]; // by key; 0: no id
+        int[] keyOfId = new int[keys];
+        int[] bufferedOf = new int[keys]; // by key id
+        int[] freeIds = new int[keys];
+        int free = 0;
+        int nextId = 0;
+        long[] bufferedTime = new long[1_024];
+        int[] bufferedId = new int[1_024];
+        Object[] buffered = new Object[1_024];
+        long released = 0;
+        long checksum = 0;
+        for (int i = 0; i < events.length; i++) {
+            inbox.offer(events[i]);
+            if ((i + 1) % 1_000 != 0 && i + 1 != events.length) {
+                continue;
+            }
+            int n = 0;
+            for (BenchEvent e = inbox.relaxedPoll(); e != null; e = inbox.relaxedPoll()) {
+                int id = idPlusOne[e.key()] - 1;
+                if (id < 0) {
+                    id = free > 0 ? freeIds[--free] : nextId++;
+                    idPlusOne[e.key()] = id + 1;
+                    keyOfId[id] = e.key();
+                }
+                bufferedOf[id]++;
+                bufferedTime[n] = e.ts();
+                bufferedId[n] = id;
+                buffered[n++] = e;
+            }
+            for (int j = 0; j < n; j++) {
+                int id = bufferedId[j];
+                BenchEvent e = (BenchEvent) buffered[j];
+                buffered[j] = null;
+                released++;
+                checksum += bufferedTime[j] + e.value();
+                if (--bufferedOf[id] == 0) {
+                    idPlusOne[keyOfId[id]] = 0;
+                    freeIds[free++] = id;
+                }
+            }
+        }
+        return String.format(Locale.ROOT, "events=%d,ids=%d,checksum=%x", released, nextId - free, checksum);
     }
 }

@@ -3,6 +3,10 @@ package io.cepheus.benchmarks;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.cepheus.examples.workloads.Workload;
+import io.cepheus.examples.workloads.WorkloadGenerator;
+import io.cepheus.examples.workloads.WorkloadStream;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The driver {@link PairedBuilds} runs in each build reproduces the published counts, whatever the spec's kind. */
@@ -30,6 +34,19 @@ class PairedBuildRunTest {
     }
 
     @Test
+    void theFloorReleasesEveryEventOnceAndGivesEveryKeyIdBack() {
+        for (Workload workload : List.of(Workload.W3, Workload.W4)) {
+            WorkloadStream stream = WorkloadGenerator.generate(workload);
+            long checksum = 0;
+            for (int i = 0; i < stream.size(); i++) {
+                checksum += stream.timestamps()[i] + stream.values()[i];
+            }
+            assertEquals(String.format("events=%d,ids=0,checksum=%x", stream.size(), checksum),
+                    new PairedBuildRun("floor:" + workload).runOnce());
+        }
+    }
+
+    @Test
     void windowSpecsPickTheAssigner() {
         assertEquals("results=632462,checksum=50467940", new PairedBuildRun("window:10/10").runOnce());
         assertEquals("results=57610,checksum=50467940", new PairedBuildRun("window:0/30").runOnce());
@@ -38,7 +55,8 @@ class PairedBuildRunTest {
     @Test
     void aBadSpecIsNamed() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new PairedBuildRun("W1"));
-        assertEquals("spec W1: expected engine:Wn, bare:Wn, lean:Wn, sorted:Wn, threads:Wn/N or window:SIZE/SLIDE",
+        assertEquals("spec W1: expected engine:Wn, bare:Wn, lean:Wn, sorted:Wn, floor:Wn, threads:Wn/N or"
+                + " window:SIZE/SLIDE",
                 e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> new PairedBuildRun("bare:W1/2"));
         assertEquals("spec bare:W1/2: only threads takes a shard count (Wn/N)", e.getMessage());
