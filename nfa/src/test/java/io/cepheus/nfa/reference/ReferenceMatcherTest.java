@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.cepheus.nfa.conformance.ConformanceDirectory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,8 +39,8 @@ class ReferenceMatcherTest {
     }
 
     private static Path caseFile(String number) throws IOException {
-        String shared = System.getProperty("cepheus.shared.dir");
-        Path dir = Path.of(shared == null ? "../../shared" : shared, "conformance");
+        // these numbered cases are the repository's own, whatever -Dcepheus.conformance.dir points the suite at
+        Path dir = ConformanceDirectory.locate(null, Path.of("").toAbsolutePath(), ConformanceDirectory.SUITE).chosen();
         try (Stream<Path> files = Files.list(dir)) {
             return files.filter(p -> p.getFileName().toString().startsWith(number + "-")
                     && p.getFileName().toString().endsWith(".case")).findFirst()

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Every conformance case ({@code ../shared/conformance}, or {@code -Dcepheus.conformance.dir=PATH}) through
+ * Every conformance case (the repository's {@code conformance/cep}, or {@code -Dcepheus.conformance.dir=PATH}) through
  * the runtime's CEP operator, with the same verdicts and closing line as the NFA suite.
  */
 class OperatorConformanceTest {
@@ -27,7 +27,7 @@ class OperatorConformanceTest {
     Stream<DynamicTest> everyCaseFile() throws IOException {
         ConformanceDirectory dir = ConformanceDirectory.fromSystem();
         List<Path> files;
-        try (Stream<Path> list = Files.list(dir.chosen())) {
+        try (Stream<Path> list = Files.list(dir.requireExisting(ConformanceDirectory.DIR_PROPERTY))) {
             files = list.filter(p -> p.getFileName().toString().endsWith(".case")).sorted().toList();
         }
         assertTrue(!files.isEmpty(), "no *.case files in conformance directory " + dir.chosen());

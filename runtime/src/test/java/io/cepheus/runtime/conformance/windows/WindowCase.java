@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * One case of the window and join conformance suite ({@code ../shared/conformance-windows/FORMAT.md}): its
+ * One case of the window and join conformance suite ({@code conformance/windows/FORMAT.md} in the repository): its
  * settings as written and its input tokens in file order.
  *
  * @param name     the case name

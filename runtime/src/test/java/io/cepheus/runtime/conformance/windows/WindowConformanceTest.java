@@ -16,7 +16,7 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Every window and join conformance case ({@code ../shared/conformance-windows}, or
+ * Every window and join conformance case (the repository's {@code conformance/windows}, or
  * {@code -Dcepheus.windows.conformance.dir=PATH}, a relative path also looked up from the project root) through
  * the real engine, compared with what Apache Flink's operators emit; prints a diff per failing case and the
  * closing line {@code window conformance: N passed, M failed}. The directory is found as the CEP suite finds
@@ -26,8 +26,8 @@ class WindowConformanceTest {
 
     /** The system property naming another case directory. */
     static final String DIR_PROPERTY = "cepheus.windows.conformance.dir";
-    /** The suite's folder of the shared material. */
-    static final String FOLDER = "conformance-windows";
+    /** The suite's folder under the repository's {@code conformance/}. */
+    static final String SUITE = "windows";
 
     private static int passed;
     private static int failed;
@@ -91,8 +91,7 @@ class WindowConformanceTest {
     }
 
     private static Path directory() {
-        ConformanceDirectory where = locate(System.getProperty(DIR_PROPERTY),
-                System.getProperty(ConformanceDirectory.SHARED_PROPERTY), Path.of("").toAbsolutePath());
+        ConformanceDirectory where = locate(System.getProperty(DIR_PROPERTY), Path.of("").toAbsolutePath());
         if (!Files.isDirectory(where.chosen())) {
             throw new IllegalStateException("window conformance directory " + where.chosen() + " does not exist"
                     + " (tried " + where.tried() + "; set -D" + DIR_PROPERTY + "=PATH)");
@@ -102,12 +101,11 @@ class WindowConformanceTest {
 
     /**
      * @param explicitDir the value of {@value #DIR_PROPERTY}, or null
-     * @param sharedDir   the value of {@value ConformanceDirectory#SHARED_PROPERTY}, or null
      * @param workingDir  the directory relative paths start from
      * @return where this suite's cases are looked for
      */
-    static ConformanceDirectory locate(String explicitDir, String sharedDir, Path workingDir) {
-        return ConformanceDirectory.locate(explicitDir, sharedDir, workingDir, FOLDER);
+    static ConformanceDirectory locate(String explicitDir, Path workingDir) {
+        return ConformanceDirectory.locate(explicitDir, workingDir, SUITE);
     }
 
     @AfterAll
