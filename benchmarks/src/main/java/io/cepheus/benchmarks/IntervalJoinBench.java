@@ -1,9 +1,9 @@
 package io.cepheus.benchmarks;
 
 import io.cepheus.runtime.CepEngine;
-import io.cepheus.runtime.IntervalJoinStream;
 import io.cepheus.runtime.Producer;
 import io.cepheus.runtime.join.IntervalJoinMetrics;
+import io.cepheus.runtime.join.IntervalJoinStream;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Locale;

@@ -1,7 +1,7 @@
 package io.cepheus.benchmarks;
 
 import io.cepheus.runtime.OutputTag;
-import io.cepheus.runtime.internal.cep.KeyDictionary;
+import io.cepheus.runtime.internal.shard.KeyDictionary;
 import io.cepheus.runtime.internal.timer.TimerService;
 import io.cepheus.runtime.internal.window.PassThrough;
 import io.cepheus.runtime.internal.window.SliceWindowOperator;

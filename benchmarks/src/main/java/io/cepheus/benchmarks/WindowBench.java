@@ -3,14 +3,14 @@ package io.cepheus.benchmarks;
 import io.cepheus.runtime.CepEngine;
 import io.cepheus.runtime.CepTestHarness;
 import io.cepheus.runtime.Producer;
-import io.cepheus.runtime.WindowResults;
-import io.cepheus.runtime.WindowedStream;
 import io.cepheus.runtime.time.WatermarkStrategy;
 import io.cepheus.runtime.window.AggregateFunction;
 import io.cepheus.runtime.window.EventTimeSessionWindows;
 import io.cepheus.runtime.window.SlidingEventTimeWindows;
 import io.cepheus.runtime.window.TumblingEventTimeWindows;
 import io.cepheus.runtime.window.WindowAssigner;
+import io.cepheus.runtime.window.WindowResults;
+import io.cepheus.runtime.window.WindowedStream;
 import java.time.Duration;
 import java.util.function.Function;
 

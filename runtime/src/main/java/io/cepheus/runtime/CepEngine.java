@@ -1,21 +1,21 @@
 package io.cepheus.runtime;
 
-import io.cepheus.nfa.CompiledPattern;
+import io.cepheus.nfa.EventCodec;
 import io.cepheus.nfa.NfaOptions;
-import io.cepheus.runtime.agent.Agent;
-import io.cepheus.runtime.agent.AgentInvoker;
 import io.cepheus.runtime.agent.AgentRunner;
 import io.cepheus.runtime.agent.ErrorAction;
 import io.cepheus.runtime.agent.ErrorHandler;
 import io.cepheus.runtime.agent.IdleStrategy;
-import io.cepheus.runtime.internal.cep.CepOperator;
 import io.cepheus.runtime.internal.queue.ShardInbox;
 import io.cepheus.runtime.internal.shard.CachedClock;
 import io.cepheus.runtime.internal.shard.CepShard;
+import io.cepheus.runtime.internal.shard.OperatorFactory;
+import io.cepheus.runtime.internal.shard.OperatorRegistry;
 import io.cepheus.runtime.internal.shard.ShardRecord;
 import io.cepheus.runtime.time.Clock;
 import io.cepheus.runtime.time.WatermarkStrategy;
 import io.cepheus.runtime.window.WindowAssigner;
+import io.cepheus.runtime.window.WindowedStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -110,7 +110,7 @@ public final class CepEngine<T> implements AutoCloseable {
                     + " by all its patterns");
         }
         this.keySelector = Objects.requireNonNull(keySelector, "keySelector");
-        return new KeyedStream<>(this);
+        return new KeyedStream<>(registry, config.nfaOptions);
     }
 
     /**
@@ -436,55 +436,30 @@ public final class CepEngine<T> implements AutoCloseable {
 
     // ------------------------------------------------------------------ package-private plumbing
 
-    PatternStream<T> register(CompiledPattern<T> pattern, java.util.Comparator<? super T> tieBreaker) {
-        checkNotStarted("pattern()");
-        PatternStream<T> stream = new PatternStream<>(this, operators.size(), pattern, tieBreaker);
-        register(describe(pattern), (id, shard) -> {
-            CepOperator<T> operator = new CepOperator<>(id, stream.pattern(), config.nfaOptions,
-                    stream.tieBreaker(), shard.keys(), shard.timers(),
-                    stream.output(shard::watermark, config.clock, shard.failures()));
-            if (stream.isProcessingTime()) {
-                operator.inProcessingTime(config.clock);
-            } else {
-                operator.shareBuffer(shard.patternBuffer(stream.tieBreaker()));
-            }
-            return operator;
-        });
-        return stream;
-    }
+    /** How the streams of this engine register their operators (see {@link OperatorRegistry}). */
+    private final OperatorRegistry<T> registry = new OperatorRegistry<>() {
+        @Override
+        public void checkNotStarted(String call) {
+            CepEngine.this.checkNotStarted(call);
+        }
 
-    /**
-     * What a snapshot calls a pattern: stage names alone would let a state continue under another window,
-     * quantifier or contiguity, so the structure's fingerprint is part of it. Conditions cannot be compared.
-     */
-    private static String describe(CompiledPattern<?> pattern) {
-        return "pattern " + pattern.stageNames()
-                + (pattern.windowMillis() > 0 ? " within " + pattern.windowMillis() + " ms" : "") + ", "
-                + pattern.skipStrategy().kind() + ", structure " + Long.toHexString(pattern.structureFingerprint());
-    }
+        @Override
+        public int register(String description, OperatorFactory<T> factory) {
+            CepEngine.this.checkNotStarted("registering an operator");
+            operators.add(new OperatorRegistration<>(description, factory));
+            return operators.size() - 1;
+        }
 
-    /**
-     * Registers an operator that every shard runs (patterns, windows, joins).
-     *
-     * @param description identifies the operator in snapshots: a restore checks it matches
-     * @param factory     creates the operator of one shard, on the thread that starts the engine
-     * @return the operator's id, its position on every shard
-     */
-    int register(String description, OperatorFactory<T> factory) {
-        checkNotStarted("registering an operator");
-        operators.add(new OperatorRegistration<>(description, factory));
-        return operators.size() - 1;
-    }
+        @Override
+        public boolean snapshotsEnabled() {
+            return CepEngine.this.snapshotsEnabled();
+        }
 
-    /** Creates one shard's instance of a registered operator. */
-    @FunctionalInterface
-    interface OperatorFactory<T> {
-        /**
-         * @param operatorId the operator's id (its position on the shard; the operator part of its timers)
-         * @param shard      the shard, for its key dictionary, timer service and watermark
-         */
-        io.cepheus.runtime.internal.shard.ShardOperator<T> create(int operatorId, CepShard<T> shard);
-    }
+        @Override
+        public EventCodec<T> eventCodec() {
+            return CepEngine.this.eventCodec();
+        }
+    };
 
     /** A registered operator: what a snapshot calls it, and how each shard makes its instance. */
     record OperatorRegistration<T>(String description, OperatorFactory<T> factory) {
@@ -547,35 +522,23 @@ public final class CepEngine<T> implements AutoCloseable {
         return startFailure;
     }
 
-    List<? extends Agent> shards() {
+    /** @return the shards, in index order */
+    List<CepShard<T>> shards() {
         return shards;
     }
 
-    io.cepheus.nfa.EventCodec<T> eventCodec() {
+    EventCodec<T> eventCodec() {
         if (config.eventCodec == null) {
             throw new IllegalStateException("snapshots need codecs: Builder.snapshots(eventCodec, keyCodec)");
         }
         return config.eventCodec;
     }
 
-    io.cepheus.nfa.EventCodec<Object> keyCodec() {
+    EventCodec<Object> keyCodec() {
         eventCodec();
         return config.keyCodec;
     }
 
-    /** @return whether snapshots are configured (operators that cannot be snapshotted refuse to register) */
-    boolean snapshotsConfigured() {
-        return config.eventCodec != null;
-    }
-
-    /** @return the engine's processing-time clock */
-    Clock engineClock() {
-        return config.clock;
-    }
-
-    List<CepShard<T>> shardList() {
-        return shards;
-    }
 
     ShardInbox<ShardRecord>[] inboxes() {
         return inboxes;
@@ -619,8 +582,8 @@ public final class CepEngine<T> implements AutoCloseable {
         private boolean errorHandlerSet;
         private EndOfBatchListener endOfBatch;
         private boolean flushOnClose = true;
-        private io.cepheus.nfa.EventCodec<T> eventCodec;
-        private io.cepheus.nfa.EventCodec<Object> keyCodec;
+        private EventCodec<T> eventCodec;
+        private EventCodec<Object> keyCodec;
 
         private Builder() {
         }
@@ -633,7 +596,7 @@ public final class CepEngine<T> implements AutoCloseable {
          * @param keys   the key codec
          * @return this builder
          */
-        public Builder<T> snapshots(io.cepheus.nfa.EventCodec<T> events, io.cepheus.nfa.EventCodec<Object> keys) {
+        public Builder<T> snapshots(EventCodec<T> events, EventCodec<Object> keys) {
             this.eventCodec = Objects.requireNonNull(events, "events");
             this.keyCodec = Objects.requireNonNull(keys, "keys");
             return this;

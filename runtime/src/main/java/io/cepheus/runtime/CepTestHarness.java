@@ -134,7 +134,7 @@ public final class CepTestHarness<T> implements AutoCloseable {
     public void snapshot(java.io.DataOutput out, io.cepheus.nfa.EventCodec<T> events,
             io.cepheus.nfa.EventCodec<Object> keyCodec) throws java.io.IOException {
         runUntilIdle();
-        List<io.cepheus.runtime.internal.shard.CepShard<T>> shards = engine.shardList();
+        List<io.cepheus.runtime.internal.shard.CepShard<T>> shards = engine.shards();
         byte[][] parts = new byte[shards.size()][];
         for (int s = 0; s < parts.length; s++) {
             java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();

@@ -1,5 +1,6 @@
 package io.cepheus.runtime;
 
+import io.cepheus.runtime.window.WindowedStream;
 import java.util.Objects;
 
 /**
@@ -26,20 +27,5 @@ public record DeadLetter(Object key, Object value, long timestamp, RuntimeExcept
      */
     public static OutputTag<DeadLetter> tag(String id) {
         return OutputTag.of(id, DeadLetter.class);
-    }
-
-    /** @return a handler that emits each dead letter to {@code out} at its timestamp */
-    static <T> DeadLetterHandler<T> to(SideOutputHandler<DeadLetter> out) {
-        return new DeadLetterHandler<>() {
-            @Override
-            public void onDeadLetter(Object key, T event, long timestamp, RuntimeException error) {
-                out.onOutput(new DeadLetter(key, event, timestamp, error), timestamp);
-            }
-
-            @Override
-            public void onFailedOutput(Object key, Object output, long timestamp, RuntimeException error) {
-                out.onOutput(new DeadLetter(key, output, timestamp, error), timestamp);
-            }
-        };
     }
 }

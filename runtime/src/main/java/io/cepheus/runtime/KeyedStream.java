@@ -1,8 +1,18 @@
 package io.cepheus.runtime;
 
 import io.cepheus.nfa.NfaCompiler;
+import io.cepheus.nfa.NfaOptions;
 import io.cepheus.pattern.Pattern;
+import io.cepheus.runtime.internal.shard.OperatorRegistry;
+import io.cepheus.runtime.join.IntervalJoin;
+import io.cepheus.runtime.join.TemporalJoin;
+import io.cepheus.runtime.window.CoGroupedStreams;
+import io.cepheus.runtime.window.JoinedStreams;
+import io.cepheus.runtime.window.WindowAssigner;
+import io.cepheus.runtime.window.WindowedStream;
 import java.util.Comparator;
+import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * An engine's events partitioned by key: every pattern registered here is matched per key, and all of them
@@ -14,10 +24,12 @@ import java.util.Comparator;
  */
 public final class KeyedStream<T> {
 
-    private final CepEngine<T> engine;
+    private final OperatorRegistry<T> registry;
+    private final NfaOptions nfaOptions;
 
-    KeyedStream(CepEngine<T> engine) {
-        this.engine = engine;
+    KeyedStream(OperatorRegistry<T> registry, NfaOptions nfaOptions) {
+        this.registry = registry;
+        this.nfaOptions = nfaOptions;
     }
 
     /**
@@ -39,7 +51,8 @@ public final class KeyedStream<T> {
      * @return the pattern stream
      */
     public PatternStream<T> pattern(Pattern<T> pattern, Comparator<? super T> tieBreaker) {
-        return engine.register(NfaCompiler.compile(pattern), tieBreaker);
+        registry.checkNotStarted("pattern()");
+        return new PatternStream<>(registry, NfaCompiler.compile(pattern), tieBreaker, nfaOptions);
     }
 
     /**
@@ -49,9 +62,9 @@ public final class KeyedStream<T> {
      * @param assigner puts elements into windows
      * @return the windowed stream, to configure and finish with reduce, aggregate or process
      */
-    public WindowedStream<T> window(io.cepheus.runtime.window.WindowAssigner<T> assigner) {
-        engine.checkNotStarted("window()");
-        return new WindowedStream<>(engine, assigner);
+    public WindowedStream<T> window(WindowAssigner<T> assigner) {
+        registry.checkNotStarted("window()");
+        return new WindowedStream<>(registry, assigner);
     }
 
     /**
@@ -66,7 +79,7 @@ public final class KeyedStream<T> {
      * @return the joined streams, to window and apply a join function
      */
     public <L, R> JoinedStreams<T, L, R> join(Class<L> left, Class<R> right) {
-        return new JoinedStreams<>(engine, JoinedStreams.side(left), JoinedStreams.side(right));
+        return new JoinedStreams<>(registry, instancesOf(left), instancesOf(right));
     }
 
     /**
@@ -78,9 +91,9 @@ public final class KeyedStream<T> {
      * @param <R>   right type
      * @return the joined streams
      */
-    public <L, R> JoinedStreams<T, L, R> join(java.util.function.Function<? super T, ? extends L> left,
-            java.util.function.Function<? super T, ? extends R> right) {
-        return new JoinedStreams<>(engine, left, right);
+    public <L, R> JoinedStreams<T, L, R> join(Function<? super T, ? extends L> left,
+            Function<? super T, ? extends R> right) {
+        return new JoinedStreams<>(registry, left, right);
     }
 
     /**
@@ -94,7 +107,7 @@ public final class KeyedStream<T> {
      * @return the co-grouped streams
      */
     public <L, R> CoGroupedStreams<T, L, R> coGroup(Class<L> left, Class<R> right) {
-        return new CoGroupedStreams<>(engine, JoinedStreams.side(left), JoinedStreams.side(right));
+        return new CoGroupedStreams<>(registry, instancesOf(left), instancesOf(right));
     }
 
     /**
@@ -106,9 +119,9 @@ public final class KeyedStream<T> {
      * @param <R>   right type
      * @return the co-grouped streams
      */
-    public <L, R> CoGroupedStreams<T, L, R> coGroup(java.util.function.Function<? super T, ? extends L> left,
-            java.util.function.Function<? super T, ? extends R> right) {
-        return new CoGroupedStreams<>(engine, left, right);
+    public <L, R> CoGroupedStreams<T, L, R> coGroup(Function<? super T, ? extends L> left,
+            Function<? super T, ? extends R> right) {
+        return new CoGroupedStreams<>(registry, left, right);
     }
 
     /**
@@ -123,8 +136,8 @@ public final class KeyedStream<T> {
      * @return the join to configure
      */
     public <L, R> IntervalJoin<T, L, R> intervalJoin(Class<L> left, Class<R> right) {
-        engine.checkNotStarted("intervalJoin()");
-        return new IntervalJoin<>(engine, IntervalJoin.selectClass(left), IntervalJoin.selectClass(right), true);
+        registry.checkNotStarted("intervalJoin()");
+        return new IntervalJoin<>(registry, instancesOf(left), instancesOf(right), true);
     }
 
     /**
@@ -137,10 +150,10 @@ public final class KeyedStream<T> {
      * @param <R>   the right type
      * @return the join to configure
      */
-    public <L, R> IntervalJoin<T, L, R> intervalJoin(java.util.function.Function<? super T, ? extends L> left,
-            java.util.function.Function<? super T, ? extends R> right) {
-        engine.checkNotStarted("intervalJoin()");
-        return new IntervalJoin<>(engine, left, right, false);
+    public <L, R> IntervalJoin<T, L, R> intervalJoin(Function<? super T, ? extends L> left,
+            Function<? super T, ? extends R> right) {
+        registry.checkNotStarted("intervalJoin()");
+        return new IntervalJoin<>(registry, left, right, false);
     }
 
     /**
@@ -155,8 +168,8 @@ public final class KeyedStream<T> {
      * @return the join to configure
      */
     public <S, V> TemporalJoin<T, S, V> temporalJoin(Class<S> stream, Class<V> versions) {
-        engine.checkNotStarted("temporalJoin()");
-        return new TemporalJoin<>(engine, IntervalJoin.selectClass(stream), IntervalJoin.selectClass(versions), true);
+        registry.checkNotStarted("temporalJoin()");
+        return new TemporalJoin<>(registry, instancesOf(stream), instancesOf(versions), true);
     }
 
     /**
@@ -168,9 +181,15 @@ public final class KeyedStream<T> {
      * @param <V>      the version type
      * @return the join to configure
      */
-    public <S, V> TemporalJoin<T, S, V> temporalJoin(java.util.function.Function<? super T, ? extends S> stream,
-            java.util.function.Function<? super T, ? extends V> versions) {
-        engine.checkNotStarted("temporalJoin()");
-        return new TemporalJoin<>(engine, stream, versions, false);
+    public <S, V> TemporalJoin<T, S, V> temporalJoin(Function<? super T, ? extends S> stream,
+            Function<? super T, ? extends V> versions) {
+        registry.checkNotStarted("temporalJoin()");
+        return new TemporalJoin<>(registry, stream, versions, false);
+    }
+
+    /** @return a side selector taking the events that are instances of {@code type}, as that type */
+    private static <T, X> Function<T, X> instancesOf(Class<X> type) {
+        Objects.requireNonNull(type, "type");
+        return e -> type.isInstance(e) ? type.cast(e) : null;
     }
 }

@@ -2,7 +2,13 @@ package io.cepheus.runtime;
 
 import io.cepheus.nfa.CompiledPattern;
 import io.cepheus.nfa.Match;
+import io.cepheus.nfa.NfaOptions;
+import io.cepheus.nfa.PartialMatchLimitException;
+import io.cepheus.nfa.SkipStrategyException;
 import io.cepheus.runtime.internal.cep.CepOperator;
+import io.cepheus.runtime.internal.output.FailureRoute;
+import io.cepheus.runtime.internal.output.SideOutputs;
+import io.cepheus.runtime.internal.shard.OperatorRegistry;
 import io.cepheus.runtime.internal.shard.UserFailures;
 import io.cepheus.runtime.time.Clock;
 import java.util.Comparator;
@@ -18,10 +24,9 @@ import java.util.function.LongSupplier;
  */
 public final class PatternStream<T> {
 
-    private final CepEngine<T> engine;
+    private final OperatorRegistry<T> registry;
     private final int id;
     private final CompiledPattern<T> pattern;
-    private final Comparator<? super T> tieBreaker;
     private static final MatchHandler<Object> DEFAULT_MATCHES = (k, m, ts) -> { };
     @SuppressWarnings({"unchecked", "rawtypes"})
     private volatile MatchHandler<T> matches = (MatchHandler) DEFAULT_MATCHES;
@@ -35,17 +40,35 @@ public final class PatternStream<T> {
     private volatile Function<SideOutputs.Frozen, TimeoutHandler<T>> timeoutRoute;
     private volatile Function<SideOutputs.Frozen, DeadLetterHandler<T>> deadLetterRoute;
     private volatile PatternProcessFunction<T> process;
-    /** What {@link #process} is to users, named when it throws: "process function", "flatSelect function"... */
-    private volatile String processName = "process function";
     private volatile boolean processingTime;
     private final SideOutputs sideOutputs = new SideOutputs("PatternStream");
 
 
-    PatternStream(CepEngine<T> engine, int id, CompiledPattern<T> pattern, Comparator<? super T> tieBreaker) {
-        this.engine = engine;
-        this.id = id;
+    /** Registers the pattern: every shard runs its own operator for it, over the keys it owns. */
+    PatternStream(OperatorRegistry<T> registry, CompiledPattern<T> pattern, Comparator<? super T> tieBreaker,
+            NfaOptions options) {
+        this.registry = registry;
         this.pattern = pattern;
-        this.tieBreaker = tieBreaker;
+        this.id = registry.register(describe(pattern), (operatorId, shard) -> {
+            CepOperator<T> operator = new CepOperator<>(operatorId, pattern, options, tieBreaker, shard.keys(),
+                    shard.timers(), output(operatorId, shard::watermark, shard.clock(), shard.failures()));
+            if (processingTime) {
+                operator.inProcessingTime(shard.clock());
+            } else {
+                operator.shareBuffer(shard.patternBuffer(tieBreaker));
+            }
+            return operator;
+        });
+    }
+
+    /**
+     * What a snapshot calls a pattern: stage names alone would let a state continue under another window,
+     * quantifier or contiguity, so the structure's fingerprint is part of it. Conditions cannot be compared.
+     */
+    private static String describe(CompiledPattern<?> pattern) {
+        return "pattern " + pattern.stageNames()
+                + (pattern.windowMillis() > 0 ? " within " + pattern.windowMillis() + " ms" : "") + ", "
+                + pattern.skipStrategy().kind() + ", structure " + Long.toHexString(pattern.structureFingerprint());
     }
 
     /**
@@ -53,77 +76,28 @@ public final class PatternStream<T> {
      * @return this stream
      */
     public PatternStream<T> select(MatchHandler<T> handler) {
-        engine.checkNotStarted("select()");
+        registry.checkNotStarted("select()");
         this.matches = Objects.requireNonNull(handler, "handler");
         return this;
     }
 
     /**
-     * Flink's {@code select}: makes one result of each match ({@code null} for none) and hands it to
-     * {@code results} with the match's key and record timestamp. Instead of {@link #select(MatchHandler)} and
-     * {@link #process}.
-     *
-     * @param function makes the result
-     * @param results  receives each result
-     * @param <R>      the result type
-     * @return this stream
-     */
-    public <R> PatternStream<T> select(PatternSelectFunction<T, R> function, PatternResultHandler<R> results) {
-        Objects.requireNonNull(function, "function");
-        Objects.requireNonNull(results, "results");
-        return matchFunction("select function", (key, match, ctx) -> {
-            R result = function.select(match);
-            if (result != null) {
-                results.onResult(key, result, ctx.timestamp());
-            }
-        });
-    }
-
-    /**
-     * Flink's {@code flatSelect}: makes zero or more results of each match and hands each to {@code results} with
-     * the match's key and record timestamp, as the function emits it. Instead of {@link #select(MatchHandler)}
-     * and {@link #process}.
-     *
-     * <pre>{@code
-     * engine.keyBy(Txn::card).pattern(smallThenLarge)
-     *       .flatSelect((match, out) -> match.events("large").forEach(t -> out.accept(new Alert(t))),
-     *                   (card, alert, ts) -> alerts.publish(alert));
-     * }</pre>
-     *
-     * @param function makes the results
-     * @param results  receives each result
-     * @param <R>      the result type
-     * @return this stream
-     */
-    public <R> PatternStream<T> flatSelect(PatternFlatSelectFunction<T, R> function,
-            PatternResultHandler<R> results) {
-        Objects.requireNonNull(function, "function");
-        Objects.requireNonNull(results, "results");
-        return matchFunction("flatSelect function", (key, match, ctx) -> {
-            long timestamp = ctx.timestamp();
-            function.flatSelect(match, result -> results.onResult(key, result, timestamp));
-        });
-    }
-
-    private PatternStream<T> matchFunction(String name, PatternProcessFunction<T> function) {
-        engine.checkNotStarted(name.substring(0, name.indexOf(' ')) + "()");
-        if (this.process != null) {
-            throw new IllegalStateException("pattern " + id + " already has a " + processName
-                    + "; a pattern stream takes one of select, flatSelect and process");
-        }
-        this.process = function;
-        this.processName = name;
-        return this;
-    }
-
-    /**
-     * Handles matches with a process function (time and side outputs) instead of {@link #select}.
+     * Handles matches with a process function (time and side outputs) instead of {@link #select}: Flink's
+     * {@code process}, and where its {@code select} and {@code flatSelect} go, since a match's results are handed
+     * on from the handler (to {@code ctx.output(tag, result)} or any sink of the application).
      *
      * @param function called for every complete match
      * @return this stream
      */
     public PatternStream<T> process(PatternProcessFunction<T> function) {
-        return matchFunction("process function", Objects.requireNonNull(function, "function"));
+        registry.checkNotStarted("process()");
+        Objects.requireNonNull(function, "function");
+        if (this.process != null) {
+            throw new IllegalStateException("pattern " + id + " already has a process function; a pattern stream"
+                    + " takes one of select and process");
+        }
+        this.process = function;
+        return this;
     }
 
     /**
@@ -135,7 +109,7 @@ public final class PatternStream<T> {
      * @return this stream
      */
     public <X> PatternStream<T> sideOutput(OutputTag<X> tag, SideOutputHandler<X> handler) {
-        engine.checkNotStarted("sideOutput()");
+        registry.checkNotStarted("sideOutput()");
         sideOutputs.register(tag, handler);
         return this;
     }
@@ -145,7 +119,7 @@ public final class PatternStream<T> {
      * @return this stream
      */
     public PatternStream<T> timeouts(TimeoutHandler<T> handler) {
-        engine.checkNotStarted("timeouts()");
+        registry.checkNotStarted("timeouts()");
         this.timeouts = Objects.requireNonNull(handler, "handler");
         this.timeoutRoute = null;
         return this;
@@ -153,13 +127,13 @@ public final class PatternStream<T> {
 
     /**
      * Sends each timed-out partial match, turned into a record by {@code function}, to the side output {@code tag}
-     * (record timestamp: the timeout time), instead of a {@link #timeouts} handler: Flink's
+     * with the timeout time as its record timestamp, instead of a {@link #timeouts} handler: Flink's
      * {@code select(timeoutTag, timeoutFunction, selectFunction)}.
      *
      * <pre>{@code
      * OutputTag<String> unshipped = OutputTag.of("unshipped", String.class);
      * engine.keyBy(Order::id).pattern(placedThenShipped)
-     *       .sideOutputTimeouts(unshipped, (partial, ts) -> partial.events("placed").get(0).id())
+     *       .sideOutputTimeouts(unshipped, partial -> partial.events("placed").get(0).id())
      *       .sideOutput(unshipped, (orderId, ts) -> alerts.send(orderId + " not shipped by " + ts));
      * }</pre>
      *
@@ -169,14 +143,15 @@ public final class PatternStream<T> {
      * @param <L>      the record type
      * @return this stream
      */
-    public <L> PatternStream<T> sideOutputTimeouts(OutputTag<L> tag, PatternTimeoutFunction<T, L> function) {
-        engine.checkNotStarted("sideOutputTimeouts()");
+    public <L> PatternStream<T> sideOutputTimeouts(OutputTag<L> tag,
+            Function<? super Match<T>, ? extends L> function) {
+        registry.checkNotStarted("sideOutputTimeouts()");
         Objects.requireNonNull(tag, "tag");
         Objects.requireNonNull(function, "function");
         this.timeoutRoute = sides -> {
             SideOutputHandler<L> out = sides.handler(tag, "timed-out partial matches of pattern " + id);
             return (key, partialMatch, timeoutTimestamp) -> {
-                L record = function.timeout(partialMatch, timeoutTimestamp);
+                L record = function.apply(partialMatch);
                 if (record != null) {
                     out.onOutput(record, timeoutTimestamp);
                 }
@@ -190,7 +165,7 @@ public final class PatternStream<T> {
      * @return this stream
      */
     public PatternStream<T> lateEvents(LateEventHandler<T> handler) {
-        engine.checkNotStarted("lateEvents()");
+        registry.checkNotStarted("lateEvents()");
         this.lateEvents = Objects.requireNonNull(handler, "handler");
         this.lateRoute = null;
         return this;
@@ -205,7 +180,7 @@ public final class PatternStream<T> {
      * @return this stream
      */
     public PatternStream<T> sideOutputLateData(OutputTag<T> tag) {
-        engine.checkNotStarted("sideOutputLateData()");
+        registry.checkNotStarted("sideOutputLateData()");
         Objects.requireNonNull(tag, "tag");
         this.lateRoute = sides -> {
             SideOutputHandler<T> out = sides.handler(tag, "late events of pattern " + id);
@@ -223,7 +198,7 @@ public final class PatternStream<T> {
      * @return this stream
      */
     public PatternStream<T> deadLetters(DeadLetterHandler<T> handler) {
-        engine.checkNotStarted("deadLetters()");
+        registry.checkNotStarted("deadLetters()");
         this.deadLetters = Objects.requireNonNull(handler, "handler");
         this.deadLetterRoute = null;
         return this;
@@ -239,9 +214,9 @@ public final class PatternStream<T> {
      * @return this stream
      */
     public PatternStream<T> sideOutputDeadLetters(OutputTag<DeadLetter> tag) {
-        engine.checkNotStarted("sideOutputDeadLetters()");
+        registry.checkNotStarted("sideOutputDeadLetters()");
         Objects.requireNonNull(tag, "tag");
-        this.deadLetterRoute = sides -> DeadLetter.to(sides.handler(tag, "dead letters of pattern " + id));
+        this.deadLetterRoute = sides -> sides.deadLetterOutput(null, tag, "dead letters of pattern " + id);
         return this;
     }
 
@@ -253,13 +228,9 @@ public final class PatternStream<T> {
      * @return this stream
      */
     public PatternStream<T> inProcessingTime() {
-        engine.checkNotStarted("inProcessingTime()");
+        registry.checkNotStarted("inProcessingTime()");
         this.processingTime = true;
         return this;
-    }
-
-    boolean isProcessingTime() {
-        return processingTime;
     }
 
     /** @return the pattern's position on the engine, also its operators' id on every shard */
@@ -273,12 +244,13 @@ public final class PatternStream<T> {
     }
 
     /**
-     * @param watermark the shard's current watermark, read when a process function asks
-     * @param clock     the engine's processing-time clock
-     * @param failures  where what the user's handlers throw is reported (see {@link UserCodeException})
+     * @param operatorId the pattern's operator id (its position on the engine)
+     * @param watermark  the shard's current watermark, read when a process function asks
+     * @param clock      the engine's processing-time clock
+     * @param failures   where what the user's handlers throw is reported (see {@link UserCodeException})
      * @return the output one shard's operator for this pattern writes to (one per shard: single-threaded)
      */
-    CepOperator.Output<T> output(LongSupplier watermark, Clock clock, UserFailures failures) {
+    private CepOperator.Output<T> output(int operatorId, LongSupplier watermark, Clock clock, UserFailures failures) {
         SideOutputs.Frozen sides = sideOutputs.freeze();
         MatchHandler<T> m = matches;
         Function<SideOutputs.Frozen, TimeoutHandler<T>> tr = timeoutRoute;
@@ -289,13 +261,12 @@ public final class PatternStream<T> {
         DeadLetterHandler<T> d = dr != null ? dr.apply(sides) : deadLetters;
         PatternProcessFunction<T> f = process;
         if (f != null && matches != DEFAULT_MATCHES) {
-            throw new IllegalStateException("pattern " + id + " has both select(handler) and a " + processName
-                    + ": choose one");
+            throw new IllegalStateException("pattern " + operatorId + " has both select(handler) and a process"
+                    + " function: choose one");
         }
-        String functionName = processName;
         ProcessContext ctx = new ProcessContext(sides, watermark, clock);
         boolean wantsTimeouts = t != (Object) NO_TIMEOUTS;
-        String operator = "pattern " + id;
+        FailureRoute<T> route = new FailureRoute<>(d, failures, "pattern " + operatorId);
         return new CepOperator.Output<>() {
             @Override
             public boolean wantsTimeouts() {
@@ -304,14 +275,14 @@ public final class PatternStream<T> {
 
             @Override
             public void deadLetter(Object key, T event, long timestamp, RuntimeException error) {
-                failedInput(error instanceof io.cepheus.nfa.PartialMatchLimitException ? "partial-match bound"
-                        : "condition", key, event, timestamp, error);
+                route.failedInput(error instanceof PartialMatchLimitException ? "partial-match bound" : "condition",
+                        key, event, timestamp, error);
             }
 
             @Override
-            public void skipFailed(Object key, long timestamp, io.cepheus.nfa.SkipStrategyException error) {
+            public void skipFailed(Object key, long timestamp, SkipStrategyException error) {
                 // not an input's failure (the event was matched) nor a handler's: the error handler decides
-                failures.report(new UserCodeException("after-match skip strategy", operator, key, timestamp, error));
+                route.failed("after-match skip strategy", key, timestamp, error);
             }
 
             @Override
@@ -324,7 +295,7 @@ public final class PatternStream<T> {
                         f.processMatch(key, match, ctx);
                     }
                 } catch (RuntimeException e) {
-                    failedOutput(f == null ? "match handler" : functionName, key, match, timestamp, e);
+                    route.failedOutput(f == null ? "match handler" : "process function", key, match, timestamp, e);
                 }
             }
 
@@ -333,49 +304,13 @@ public final class PatternStream<T> {
                 try {
                     t.onTimeout(key, partialMatch, timeoutTimestamp);
                 } catch (RuntimeException e) {
-                    failedOutput("timeout handler", key, partialMatch, timeoutTimestamp, e);
+                    route.failedOutput("timeout handler", key, partialMatch, timeoutTimestamp, e);
                 }
             }
 
             @Override
             public void late(Object key, T event, long timestamp) {
-                try {
-                    l.onLateEvent(key, event, timestamp);
-                } catch (RuntimeException e) {
-                    failedInput("late-event handler", key, event, timestamp,
-                            new UserCodeException("late-event handler", operator, key, timestamp, e));
-                }
-            }
-
-            /** User code threw on an input event: the dead-letter handler gets it, or else the error handler. */
-            private void failedInput(String function, Object key, T event, long timestamp, RuntimeException error) {
-                if (d == null) {
-                    failures.report(error instanceof UserCodeException u ? u
-                            : new UserCodeException(function, operator, key, timestamp, error));
-                    return;
-                }
-                try {
-                    d.onDeadLetter(key, event, timestamp, error);
-                } catch (RuntimeException e) {
-                    failures.report(new UserCodeException("dead-letter handler", operator, key, timestamp, e));
-                }
-            }
-
-            /** A handler threw on an output: the dead-letter handler gets it, or else the error handler. */
-            private void failedOutput(String function, Object key, Match<T> output, long timestamp,
-                    RuntimeException error) {
-                UserCodeException failure = new UserCodeException(function, operator, key, timestamp, error);
-                if (d == null) {
-                    failures.report(failure);
-                    return;
-                }
-                try {
-                    d.onFailedOutput(key, output, timestamp, failure);
-                } catch (UserCodeException rethrown) {
-                    failures.report(rethrown);
-                } catch (RuntimeException e) {
-                    failures.report(new UserCodeException("dead-letter handler", operator, key, timestamp, e));
-                }
+                route.late(l, "late-event handler", key, event, timestamp);
             }
         };
     }
@@ -412,9 +347,5 @@ public final class PatternStream<T> {
         public <X> void output(OutputTag<X> tag, X value) {
             sideOutputs.emit(tag, value, timestamp);
         }
-    }
-
-    Comparator<? super T> tieBreaker() {
-        return tieBreaker;
     }
 }

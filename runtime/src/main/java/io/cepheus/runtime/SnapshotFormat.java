@@ -1,7 +1,7 @@
 package io.cepheus.runtime;
 
 import io.cepheus.nfa.EventCodec;
-import io.cepheus.runtime.internal.cep.KeyDictionary;
+import io.cepheus.runtime.internal.shard.KeyDictionary;
 import io.cepheus.runtime.internal.shard.CepShard;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -171,7 +171,7 @@ final class SnapshotFormat {
         } catch (EOFException e) {
             throw new IOException("the snapshot ends within the engine's shape (shards, operators)", e);
         }
-        List<CepShard<T>> list = engine.shardList();
+        List<CepShard<T>> list = engine.shards();
         for (int s = 0; s < list.size(); s++) {
             if (bytes.available() < Integer.BYTES) {
                 throw new IOException("the snapshot ends before shard " + s + "'s part");

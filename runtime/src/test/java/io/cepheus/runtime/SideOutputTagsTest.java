@@ -59,7 +59,7 @@ class SideOutputTagsTest {
                     matches.add(key, "shipped", ts);
                 })
                 .sideOutputLateData(LATE)
-                .sideOutputTimeouts(UNSHIPPED, (partial, ts) -> partial.events("order").get(0).key() + " by " + ts)
+                .sideOutputTimeouts(UNSHIPPED, partial -> partial.events("order").get(0).key())
                 .sideOutputDeadLetters(ERRORS)
                 .sideOutput(LATE, late::add)
                 .sideOutput(UNSHIPPED, unshipped::add)
@@ -79,7 +79,7 @@ class SideOutputTagsTest {
 
         assertEquals(List.of(new CollectingSink.Record<>("u1", "shipped", 400)), matches.records());
         assertEquals(List.of(new CollectingSink.Record<>(null, new Ev("u5", 'o', 450), 450)), late.records());
-        assertEquals(List.of(new CollectingSink.Record<>(null, "u2 by 1150", 1_150)), unshipped.records());
+        assertEquals(List.of(new CollectingSink.Record<>(null, "u2", 1_150)), unshipped.records());
         assertEquals(2, errors.size());
         DeadLetter condition = errors.values().stream().filter(d -> d.key().equals("u3")).findFirst().orElseThrow();
         assertEquals(new Ev("u3", 'x', 420), condition.value());
@@ -106,7 +106,7 @@ class SideOutputTagsTest {
     void aRoutedTagRegisteredForAnotherTypeFailsTheStart() {
         CepEngine<Ev> engine = engine();
         engine.keyBy(Ev::key).pattern(orderThenShipment())
-                .sideOutputTimeouts(UNSHIPPED, (partial, ts) -> "x")
+                .sideOutputTimeouts(UNSHIPPED, partial -> "x")
                 .sideOutput(OutputTag.of("unshipped", Integer.class), (v, ts) -> { });
         engine.newProducer();
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> CepTestHarness.start(engine));

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.cepheus.runtime.internal.output.SideOutputs;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

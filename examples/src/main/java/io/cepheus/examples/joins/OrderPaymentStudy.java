@@ -2,9 +2,9 @@ package io.cepheus.examples.joins;
 
 import io.cepheus.runtime.CepEngine;
 import io.cepheus.runtime.CepTestHarness;
-import io.cepheus.runtime.IntervalJoinStream;
 import io.cepheus.runtime.Producer;
 import io.cepheus.runtime.join.IntervalJoinMetrics;
+import io.cepheus.runtime.join.IntervalJoinStream;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;

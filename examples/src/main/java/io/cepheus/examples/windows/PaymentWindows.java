@@ -4,7 +4,7 @@ import io.cepheus.runtime.CepEngine;
 import io.cepheus.runtime.Producer;
 import io.cepheus.runtime.time.WatermarkStrategy;
 import io.cepheus.runtime.window.AggregateFunction;
-import io.cepheus.runtime.window.Collector;
+import io.cepheus.runtime.Collector;
 import io.cepheus.runtime.window.EventTimeSessionWindows;
 import io.cepheus.runtime.window.ProcessWindowFunction;
 import io.cepheus.runtime.window.SlidingEventTimeWindows;

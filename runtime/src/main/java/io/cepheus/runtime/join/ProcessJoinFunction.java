@@ -1,5 +1,6 @@
 package io.cepheus.runtime.join;
 
+import io.cepheus.runtime.Collector;
 import io.cepheus.runtime.OutputTag;
 
 /**
@@ -49,7 +50,7 @@ public interface ProcessJoinFunction<L, R, OUT> {
 
         /**
          * Emits a record to a side output registered with
-         * {@link io.cepheus.runtime.IntervalJoinStream#sideOutput(OutputTag, io.cepheus.runtime.SideOutputHandler)}.
+         * {@link io.cepheus.runtime.join.IntervalJoinStream#sideOutput(OutputTag, io.cepheus.runtime.SideOutputHandler)}.
          *
          * @param tag   the side output
          * @param value the record

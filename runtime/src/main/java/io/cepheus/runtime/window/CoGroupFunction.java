@@ -1,5 +1,7 @@
 package io.cepheus.runtime.window;
 
+import io.cepheus.runtime.Collector;
+
 /**
  * Receives, per key and window firing, all left and all right elements of the window (either may be empty):
  * outer joins and anything else over both lists.

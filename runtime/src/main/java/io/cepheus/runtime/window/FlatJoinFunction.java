@@ -1,5 +1,7 @@
 package io.cepheus.runtime.window;
 
+import io.cepheus.runtime.Collector;
+
 /**
  * Joins one left and one right element of the same key and window into zero or more results.
  *

@@ -1,5 +1,7 @@
 package io.cepheus.runtime.window;
 
+import io.cepheus.runtime.Collector;
+
 import io.cepheus.runtime.OutputTag;
 
 /**

@@ -13,7 +13,7 @@ import io.cepheus.nfa.conformance.PatternParser;
 import io.cepheus.nfa.conformance.PatternSpec;
 import io.cepheus.pattern.AfterMatchSkipStrategy;
 import io.cepheus.runtime.internal.cep.CepOperator;
-import io.cepheus.runtime.internal.cep.KeyDictionary;
+import io.cepheus.runtime.internal.shard.KeyDictionary;
 import io.cepheus.runtime.internal.timer.TimerService;
 import java.util.ArrayList;
 import java.util.List;

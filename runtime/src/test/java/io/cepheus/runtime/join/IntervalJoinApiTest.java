@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.cepheus.nfa.EventCodec;
 import io.cepheus.runtime.CepEngine;
 import io.cepheus.runtime.CepTestHarness;
-import io.cepheus.runtime.IntervalJoinStream;
 import io.cepheus.runtime.OutputTag;
 import io.cepheus.runtime.Producer;
 import java.time.Duration;

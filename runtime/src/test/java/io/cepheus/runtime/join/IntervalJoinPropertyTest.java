@@ -7,8 +7,6 @@ import static org.quicktheories.generators.SourceDSL.longs;
 import io.cepheus.nfa.testing.PropertySeeds;
 import io.cepheus.runtime.CepEngine;
 import io.cepheus.runtime.CepTestHarness;
-import io.cepheus.runtime.IntervalJoin;
-import io.cepheus.runtime.IntervalJoinStream;
 import io.cepheus.runtime.Producer;
 import io.cepheus.runtime.ShardMetrics;
 import java.time.Duration;

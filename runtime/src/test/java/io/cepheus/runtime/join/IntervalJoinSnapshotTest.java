@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.cepheus.nfa.EventCodec;
 import io.cepheus.nfa.testing.PropertySeeds;
 import io.cepheus.runtime.CepEngine;
-import io.cepheus.runtime.IntervalJoin;
 import io.cepheus.runtime.ShardMetrics;
 import io.cepheus.runtime.SnapshotRoundTrip;
 import io.cepheus.runtime.time.ManualClock;

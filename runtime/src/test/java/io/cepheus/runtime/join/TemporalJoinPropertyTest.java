@@ -8,7 +8,6 @@ import io.cepheus.nfa.testing.PropertySeeds;
 import io.cepheus.runtime.CepEngine;
 import io.cepheus.runtime.CepTestHarness;
 import io.cepheus.runtime.Producer;
-import io.cepheus.runtime.TemporalJoinStream;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

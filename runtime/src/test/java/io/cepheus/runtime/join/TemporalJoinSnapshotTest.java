@@ -11,7 +11,6 @@ import io.cepheus.nfa.testing.PropertySeeds;
 import io.cepheus.runtime.CepEngine;
 import io.cepheus.runtime.ShardMetrics;
 import io.cepheus.runtime.SnapshotRoundTrip;
-import io.cepheus.runtime.TemporalJoin;
 import io.cepheus.runtime.join.IntervalJoinSnapshotTest.Ev;
 import io.cepheus.runtime.join.IntervalJoinSnapshotTest.Order;
 import io.cepheus.runtime.join.IntervalJoinSnapshotTest.Payment;

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.cepheus.runtime.CepEngine;
 import io.cepheus.runtime.CepTestHarness;
 import io.cepheus.runtime.Producer;
-import io.cepheus.runtime.WindowResults;
 import io.cepheus.runtime.time.ManualClock;
 import io.cepheus.runtime.window.WindowTestKit.Ev;
 import java.time.Duration;

@@ -11,8 +11,6 @@ import io.cepheus.runtime.CepEngine;
 import io.cepheus.runtime.CepTestHarness;
 import io.cepheus.runtime.Producer;
 import io.cepheus.runtime.SnapshotRoundTrip;
-import io.cepheus.runtime.WindowResults;
-import io.cepheus.runtime.WindowedStream;
 import io.cepheus.runtime.time.ManualClock;
 import io.cepheus.runtime.time.WatermarkStrategy;
 import io.cepheus.runtime.window.WindowSnapshotTest.Ev;

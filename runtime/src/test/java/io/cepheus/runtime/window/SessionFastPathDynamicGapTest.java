@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.cepheus.runtime.CepEngine;
 import io.cepheus.runtime.CepTestHarness;
 import io.cepheus.runtime.Producer;
-import io.cepheus.runtime.WindowResults;
-import io.cepheus.runtime.WindowedStream;
 import io.cepheus.runtime.internal.window.PassThrough;
 import io.cepheus.runtime.internal.window.SessionWindowOperator;
 import io.cepheus.runtime.internal.window.WindowSpec;

@@ -9,9 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.cepheus.runtime.CepEngine;
 import io.cepheus.runtime.CepTestHarness;
+import io.cepheus.runtime.Collector;
 import io.cepheus.runtime.OutputTag;
 import io.cepheus.runtime.Producer;
-import io.cepheus.runtime.WindowResults;
 import io.cepheus.runtime.internal.window.PassThrough;
 import io.cepheus.runtime.internal.window.SliceWindowOperator;
 import io.cepheus.runtime.internal.window.WindowSpec;

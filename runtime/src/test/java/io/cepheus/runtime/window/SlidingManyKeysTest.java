@@ -7,16 +7,14 @@ import io.cepheus.nfa.testing.PropertySeeds;
 import io.cepheus.runtime.CepEngine;
 import io.cepheus.runtime.CepTestHarness;
 import io.cepheus.runtime.Producer;
-import io.cepheus.runtime.WindowResults;
-import io.cepheus.runtime.WindowedStream;
 import io.cepheus.runtime.time.ManualClock;
 import io.cepheus.runtime.time.WatermarkStrategy;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.List;
-import java.util.SplittableRandom;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**

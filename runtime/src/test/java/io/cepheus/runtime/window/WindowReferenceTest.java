@@ -9,8 +9,9 @@ import io.cepheus.nfa.testing.PropertySeeds;
 import io.cepheus.runtime.CepEngine;
 import io.cepheus.runtime.CepTestHarness;
 import io.cepheus.runtime.Producer;
-import io.cepheus.runtime.WindowResults;
-import io.cepheus.runtime.WindowedStream;
+import io.cepheus.runtime.internal.window.PassThrough;
+import io.cepheus.runtime.internal.window.SliceWindowOperator;
+import io.cepheus.runtime.internal.window.WindowSpec;
 import io.cepheus.runtime.time.WatermarkStrategy;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,9 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.StringJoiner;
-import io.cepheus.runtime.internal.window.PassThrough;
-import io.cepheus.runtime.internal.window.SliceWindowOperator;
-import io.cepheus.runtime.internal.window.WindowSpec;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -12,8 +12,6 @@ import io.cepheus.runtime.EngineMetrics;
 import io.cepheus.runtime.Producer;
 import io.cepheus.runtime.ShardMetrics;
 import io.cepheus.runtime.SnapshotRoundTrip;
-import io.cepheus.runtime.WindowResults;
-import io.cepheus.runtime.WindowedStream;
 import io.cepheus.runtime.time.ManualClock;
 import io.cepheus.runtime.time.WatermarkStrategy;
 import java.io.DataInput;

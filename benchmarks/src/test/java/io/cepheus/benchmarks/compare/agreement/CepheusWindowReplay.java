@@ -1,13 +1,9 @@
 package io.cepheus.benchmarks.compare.agreement;
 
 import io.cepheus.nfa.EventCodec;
-import java.io.DataInput;
-import java.io.DataOutput;
-import java.io.IOException;
 import io.cepheus.runtime.CepEngine;
 import io.cepheus.runtime.CepTestHarness;
 import io.cepheus.runtime.Producer;
-import io.cepheus.runtime.WindowedStream;
 import io.cepheus.runtime.time.ManualClock;
 import io.cepheus.runtime.window.AccumulationMode;
 import io.cepheus.runtime.window.ContinuousEventTimeTrigger;
@@ -30,6 +26,10 @@ import io.cepheus.runtime.window.TumblingEventTimeWindows;
 import io.cepheus.runtime.window.TumblingProcessingTimeWindows;
 import io.cepheus.runtime.window.Window;
 import io.cepheus.runtime.window.WindowAssigner;
+import io.cepheus.runtime.window.WindowedStream;
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -7,6 +7,7 @@ import io.cepheus.nfa.NfaMatcher;
 import io.cepheus.nfa.NfaOptions;
 import io.cepheus.nfa.NfaState;
 import io.cepheus.runtime.internal.shard.GroupPrefetch;
+import io.cepheus.runtime.internal.shard.KeyDictionary;
 import io.cepheus.runtime.internal.timer.KeyDueTimes;
 import io.cepheus.runtime.internal.timer.KeyDueWheel;
 import io.cepheus.runtime.internal.timer.KeyTimer;

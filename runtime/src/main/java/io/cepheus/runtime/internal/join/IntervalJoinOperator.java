@@ -2,7 +2,7 @@ package io.cepheus.runtime.internal.join;
 
 import com.carrotsearch.hppc.IntArrayList;
 import io.cepheus.nfa.EventCodec;
-import io.cepheus.runtime.internal.cep.KeyDictionary;
+import io.cepheus.runtime.internal.shard.KeyDictionary;
 import io.cepheus.runtime.internal.shard.ShardOperator;
 import io.cepheus.runtime.internal.timer.FiringCalendar;
 import io.cepheus.runtime.internal.timer.TimerService;

@@ -1,7 +1,7 @@
 package io.cepheus.runtime.internal.join;
 
 import io.cepheus.nfa.EventCodec;
-import io.cepheus.runtime.internal.cep.KeyDictionary;
+import io.cepheus.runtime.internal.shard.KeyDictionary;
 import io.cepheus.runtime.internal.shard.ShardOperator;
 import io.cepheus.runtime.internal.shard.TimerNamespace;
 import io.cepheus.runtime.internal.timer.KeyTimer;

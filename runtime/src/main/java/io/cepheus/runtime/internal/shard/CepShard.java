@@ -1,15 +1,14 @@
 package io.cepheus.runtime.internal.shard;
 
+import io.cepheus.runtime.ShardMetrics;
 import io.cepheus.runtime.agent.Agent;
-import io.cepheus.runtime.internal.cep.KeyDictionary;
 import io.cepheus.runtime.internal.queue.ShardInbox;
 import io.cepheus.runtime.internal.time.WatermarkValve;
 import io.cepheus.runtime.internal.timer.TimerHandler;
 import io.cepheus.runtime.internal.timer.TimerService;
-import io.cepheus.runtime.ShardMetrics;
 import java.util.ArrayList;
-import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Consumer;
 
 /**
@@ -24,7 +23,7 @@ import java.util.function.Consumer;
  *
  * @param <T> the event type
  */
-public final class CepShard<T> implements Agent, Consumer<ShardRecord> {
+public final class CepShard<T> implements Agent, ShardContext<T>, Consumer<ShardRecord> {
 
     private final int index;
     private final ShardInbox<ShardRecord> inbox;
@@ -79,7 +78,18 @@ public final class CepShard<T> implements Agent, Consumer<ShardRecord> {
         published.set(WATERMARK, Long.MIN_VALUE);
     }
 
+    @Override
+    public int index() {
+        return index;
+    }
+
+    @Override
+    public io.cepheus.runtime.time.Clock clock() {
+        return clock;
+    }
+
     /** @return the shard's key dictionary, for operators created on it (setup, before the shard runs) */
+    @Override
     public KeyDictionary keys() {
         return keys;
     }
@@ -88,6 +98,7 @@ public final class CepShard<T> implements Agent, Consumer<ShardRecord> {
      * @return where the shard's operators report what user code threw; the shard throws it at the end of the
      *         batch (setup, before the shard runs)
      */
+    @Override
     public UserFailures failures() {
         return failures;
     }
@@ -99,6 +110,7 @@ public final class CepShard<T> implements Agent, Consumer<ShardRecord> {
      * @param tieBreaker how the patterns order events of equal timestamp (null: arrival order only)
      * @return the event-time buffer the shard's patterns with this tie-breaker share (setup, before the shard runs)
      */
+    @Override
     public io.cepheus.runtime.internal.cep.SharedEventBuffer<T> patternBuffer(
             java.util.Comparator<? super T> tieBreaker) {
         return patternBuffers.computeIfAbsent(tieBreaker,
@@ -106,6 +118,7 @@ public final class CepShard<T> implements Agent, Consumer<ShardRecord> {
     }
 
     /** @return the shard's timer service, for operators created on it (setup, before the shard runs) */
+    @Override
     public TimerService timers() {
         return timers;
     }
@@ -525,6 +538,7 @@ public final class CepShard<T> implements Agent, Consumer<ShardRecord> {
     }
 
     /** @return the shard's current watermark */
+    @Override
     public long watermark() {
         return watermark;
     }

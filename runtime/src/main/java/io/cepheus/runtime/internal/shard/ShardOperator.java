@@ -30,7 +30,7 @@ public interface ShardOperator<T> {
          * The release of an operator alone on its shard (until the shard sets its own): forget the key once no
          * timer is pending for it.
          */
-        static KeyRelease unlessTimersPending(io.cepheus.runtime.internal.cep.KeyDictionary keys,
+        static KeyRelease unlessTimersPending(io.cepheus.runtime.internal.shard.KeyDictionary keys,
                 io.cepheus.runtime.internal.timer.TimerService timers) {
             return id -> {
                 if (!timers.hasTimers(id)) {

@@ -1,6 +1,6 @@
 package io.cepheus.runtime.internal.window;
 
-import io.cepheus.runtime.window.Collector;
+import io.cepheus.runtime.Collector;
 import io.cepheus.runtime.window.ProcessWindowFunction;
 
 /**

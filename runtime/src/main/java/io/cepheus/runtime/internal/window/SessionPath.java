@@ -1,6 +1,6 @@
 package io.cepheus.runtime.internal.window;
 
-import io.cepheus.runtime.internal.cep.KeyDictionary;
+import io.cepheus.runtime.internal.shard.KeyDictionary;
 import io.cepheus.runtime.internal.timer.KeyDueTimes;
 
 /**

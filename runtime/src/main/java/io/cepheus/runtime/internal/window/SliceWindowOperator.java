@@ -3,7 +3,7 @@ package io.cepheus.runtime.internal.window;
 import com.carrotsearch.hppc.IntArrayList;
 import io.cepheus.nfa.EventCodec;
 import io.cepheus.runtime.UserCodeException;
-import io.cepheus.runtime.internal.cep.KeyDictionary;
+import io.cepheus.runtime.internal.shard.KeyDictionary;
 import io.cepheus.runtime.internal.shard.ShardOperator;
 import io.cepheus.runtime.internal.timer.FiringCalendar;
 import io.cepheus.runtime.internal.timer.TimerService;

@@ -2,9 +2,9 @@ package io.cepheus.runtime.internal.window;
 
 import io.cepheus.nfa.EventCodec;
 import io.cepheus.runtime.OutputTag;
-import io.cepheus.runtime.internal.cep.KeyDictionary;
+import io.cepheus.runtime.internal.shard.KeyDictionary;
 import io.cepheus.runtime.window.AccumulationMode;
-import io.cepheus.runtime.window.Collector;
+import io.cepheus.runtime.Collector;
 import io.cepheus.runtime.window.Evictor;
 import io.cepheus.runtime.window.KeyedStateStore;
 import io.cepheus.runtime.window.MergingWindowAssigner;

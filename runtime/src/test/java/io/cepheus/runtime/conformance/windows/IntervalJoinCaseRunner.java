@@ -2,8 +2,8 @@ package io.cepheus.runtime.conformance.windows;
 
 import io.cepheus.runtime.CepEngine;
 import io.cepheus.runtime.CepTestHarness;
-import io.cepheus.runtime.IntervalJoin;
 import io.cepheus.runtime.Producer;
+import io.cepheus.runtime.join.IntervalJoin;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

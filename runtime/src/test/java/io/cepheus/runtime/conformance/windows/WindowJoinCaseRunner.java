@@ -1,9 +1,9 @@
 package io.cepheus.runtime.conformance.windows;
 
 import io.cepheus.runtime.CepEngine;
-import io.cepheus.runtime.JoinedStreams;
 import io.cepheus.runtime.Producer;
 import io.cepheus.runtime.conformance.windows.WindowCaseRunner.Ev;
+import io.cepheus.runtime.window.JoinedStreams;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -19,6 +19,7 @@ import io.cepheus.runtime.CepEngine;
 import io.cepheus.runtime.CepTestHarness;
 import io.cepheus.runtime.Producer;
 import io.cepheus.runtime.ShardMetrics;
+import io.cepheus.runtime.internal.shard.KeyDictionary;
 import io.cepheus.runtime.internal.timer.TimerService;
 import java.time.Duration;
 import java.util.ArrayList;

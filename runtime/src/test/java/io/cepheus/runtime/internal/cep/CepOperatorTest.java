@@ -7,6 +7,7 @@ import io.cepheus.nfa.Match;
 import io.cepheus.nfa.NfaCompiler;
 import io.cepheus.nfa.NfaOptions;
 import io.cepheus.pattern.Pattern;
+import io.cepheus.runtime.internal.shard.KeyDictionary;
 import io.cepheus.runtime.internal.timer.TimerService;
 import java.time.Duration;
 import java.util.ArrayList;

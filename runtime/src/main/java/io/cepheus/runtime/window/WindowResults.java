@@ -1,12 +1,17 @@
-package io.cepheus.runtime;
+package io.cepheus.runtime.window;
 
+import io.cepheus.runtime.DeadLetter;
+import io.cepheus.runtime.OutputTag;
+import io.cepheus.runtime.SideOutputHandler;
+import io.cepheus.runtime.DeadLetterHandler;
+import io.cepheus.runtime.LateEventHandler;
+import io.cepheus.runtime.UserCodeException;
+import io.cepheus.runtime.internal.shard.OperatorRegistry;
+import io.cepheus.runtime.internal.output.FailureRoute;
+import io.cepheus.runtime.internal.output.SideOutputs;
 import io.cepheus.runtime.internal.shard.UserFailures;
 import io.cepheus.runtime.internal.window.WindowOperator;
 import io.cepheus.runtime.internal.window.WindowOutput;
-import io.cepheus.runtime.window.AccumulationMode;
-import io.cepheus.runtime.window.Window;
-import io.cepheus.runtime.window.WindowMetrics;
-import io.cepheus.runtime.window.WindowResultHandler;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -20,7 +25,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  */
 public final class WindowResults<R> {
 
-    private final CepEngine<?> engine;
+    private final OperatorRegistry<?> registry;
     private final AccumulationMode mode;
     private final List<AtomicLongArray> shards = new CopyOnWriteArrayList<>();
     private final SideOutputs sideOutputs = new SideOutputs("WindowResults");
@@ -29,14 +34,14 @@ public final class WindowResults<R> {
     private int id;
 
 
-    WindowResults(CepEngine<?> engine, AccumulationMode mode) {
-        this.engine = engine;
+    WindowResults(OperatorRegistry<?> registry, AccumulationMode mode) {
+        this.registry = registry;
         this.mode = mode;
     }
 
     /** @param handler receives every result (with the window's max timestamp) @return this */
     public WindowResults<R> results(WindowResultHandler<R> handler) {
-        engine.checkNotStarted("results()");
+        registry.checkNotStarted("results()");
         this.results = Objects.requireNonNull(handler, "handler");
         return this;
     }
@@ -47,7 +52,7 @@ public final class WindowResults<R> {
      * @return this
      */
     public WindowResults<R> retractions(WindowResultHandler<R> handler) {
-        engine.checkNotStarted("retractions()");
+        registry.checkNotStarted("retractions()");
         this.retractions = Objects.requireNonNull(handler, "handler");
         return this;
     }
@@ -59,7 +64,7 @@ public final class WindowResults<R> {
      * @return this
      */
     public <X> WindowResults<R> sideOutput(OutputTag<X> tag, SideOutputHandler<X> handler) {
-        engine.checkNotStarted("sideOutput()");
+        registry.checkNotStarted("sideOutput()");
         sideOutputs.register(tag, handler);
         return this;
     }
@@ -112,13 +117,14 @@ public final class WindowResults<R> {
         String operator = "window " + id;
         LateEventHandler<T> late = sides.lateOutput(lateHandler, lateTag, "late elements of " + operator);
         DeadLetterHandler<T> deadLetters = sides.deadLetterOutput(deadHandler, deadTag, "dead letters of " + operator);
+        FailureRoute<T> route = new FailureRoute<>(deadLetters, failures, operator);
         return new WindowOutput<>() {
             @Override
             public void result(Object key, Window window, R value, long timestamp) {
                 try {
                     r.onResult(key, window, value, timestamp);
                 } catch (RuntimeException e) {
-                    failedOutput("result handler", key, value, timestamp, e);
+                    route.failedOutput("result handler", key, value, timestamp, e);
                 }
             }
 
@@ -127,61 +133,28 @@ public final class WindowResults<R> {
                 try {
                     retract.onResult(key, window, value, timestamp);
                 } catch (RuntimeException e) {
-                    failedOutput("retraction handler", key, value, timestamp, e);
+                    route.failedOutput("retraction handler", key, value, timestamp, e);
                 }
             }
 
             @Override
             public void late(Object key, T element, long timestamp) {
-                if (late == null) {
-                    return;
-                }
-                try {
-                    late.onLateEvent(key, element, timestamp);
-                } catch (RuntimeException e) {
-                    deadLetter(key, element, timestamp,
-                            new UserCodeException("late-element handler", operator, key, timestamp, e));
-                }
+                route.late(late, "late-element handler", key, element, timestamp);
             }
 
             @Override
             public void deadLetter(Object key, T element, long timestamp, RuntimeException error) {
-                if (deadLetters == null) {
-                    failures.report(error instanceof UserCodeException u ? u
-                            : new UserCodeException("window function", operator, key, timestamp, error));
-                    return;
-                }
-                try {
-                    deadLetters.onDeadLetter(key, element, timestamp, error);
-                } catch (RuntimeException e) {
-                    failures.report(new UserCodeException("dead-letter handler", operator, key, timestamp, e));
-                }
+                route.failedInput("window function", key, element, timestamp, error);
             }
 
             @Override
             public void failed(String function, Object key, long timestamp, RuntimeException error) {
-                failures.report(new UserCodeException(function, operator, key, timestamp, error));
+                route.failed(function, key, timestamp, error);
             }
 
             @Override
             public <X> void sideOutput(OutputTag<X> tag, X value, long timestamp) {
                 sides.emit(tag, value, timestamp); // runs inside the process function: its failure is the function's
-            }
-
-            /** A handler threw on a result: the dead-letter handler gets it, or else the error handler. */
-            private void failedOutput(String function, Object key, R value, long timestamp, RuntimeException error) {
-                UserCodeException failure = new UserCodeException(function, operator, key, timestamp, error);
-                if (deadLetters == null) {
-                    failures.report(failure);
-                    return;
-                }
-                try {
-                    deadLetters.onFailedOutput(key, value, timestamp, failure);
-                } catch (UserCodeException rethrown) {
-                    failures.report(rethrown);
-                } catch (RuntimeException e) {
-                    failures.report(new UserCodeException("dead-letter handler", operator, key, timestamp, e));
-                }
             }
         };
     }

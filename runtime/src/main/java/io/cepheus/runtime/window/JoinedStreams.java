@@ -1,8 +1,6 @@
-package io.cepheus.runtime;
+package io.cepheus.runtime.window;
 
-import io.cepheus.runtime.window.FlatJoinFunction;
-import io.cepheus.runtime.window.JoinFunction;
-import io.cepheus.runtime.window.WindowAssigner;
+import io.cepheus.runtime.internal.shard.OperatorRegistry;
 import java.util.Objects;
 import java.util.function.Function;
 
@@ -18,30 +16,33 @@ import java.util.function.Function;
  */
 public final class JoinedStreams<T, L, R> {
 
-    private final CepEngine<T> engine;
+    private final OperatorRegistry<T> registry;
     private final Function<? super T, ? extends L> left;
     private final Function<? super T, ? extends R> right;
 
-    JoinedStreams(CepEngine<T> engine, Function<? super T, ? extends L> left, Function<? super T, ? extends R> right) {
-        this.engine = engine;
+    /**
+     * Made by {@link io.cepheus.runtime.KeyedStream#join}; not meant to be called directly.
+     *
+     * @param registry where the join's window operator is registered
+     * @param left     the left value of an element, or null
+     * @param right    the right value of an element, or null
+     */
+    public JoinedStreams(OperatorRegistry<T> registry, Function<? super T, ? extends L> left,
+            Function<? super T, ? extends R> right) {
+        this.registry = registry;
         this.left = Objects.requireNonNull(left, "left");
         this.right = Objects.requireNonNull(right, "right");
     }
 
-    static <T, S> Function<T, S> side(Class<S> type) {
-        Objects.requireNonNull(type, "type");
-        return e -> type.isInstance(e) ? type.cast(e) : null;
-    }
-
     /** @param assigner the windows both sides share @return the windowed join */
     public WithWindow<T, L, R> window(WindowAssigner<T> assigner) {
-        engine.checkNotStarted("join().window()");
-        return new WithWindow<>(windowOf(engine, assigner, left, right, "join"), left, right);
+        registry.checkNotStarted("join().window()");
+        return new WithWindow<>(windowOf(registry, assigner, left, right, "join"), left, right);
     }
 
-    static <T, L, R> WindowedStream<T> windowOf(CepEngine<T> engine, WindowAssigner<T> assigner,
+    static <T, L, R> WindowedStream<T> windowOf(OperatorRegistry<T> registry, WindowAssigner<T> assigner,
             Function<? super T, ? extends L> left, Function<? super T, ? extends R> right, String what) {
-        return new WindowedStream<>(engine, assigner)
+        return new WindowedStream<>(registry, assigner)
                 .accepting(e -> left.apply(e) != null || right.apply(e) != null, what);
     }
 

@@ -1,5 +1,10 @@
-package io.cepheus.runtime;
+package io.cepheus.runtime.internal.output;
 
+import io.cepheus.runtime.DeadLetter;
+import io.cepheus.runtime.DeadLetterHandler;
+import io.cepheus.runtime.LateEventHandler;
+import io.cepheus.runtime.OutputTag;
+import io.cepheus.runtime.SideOutputHandler;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -10,7 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Registration happens on the thread that configures the engine; each shard reads its own immutable copy.
  */
-final class SideOutputs {
+public final class SideOutputs {
 
     private record Entry<X>(OutputTag<X> tag, SideOutputHandler<X> handler) {
     }
@@ -19,12 +24,12 @@ final class SideOutputs {
     private final Map<String, Entry<?>> byId = new ConcurrentHashMap<>();
 
     /** @param owner the stream class users register with, named in messages (e.g. "PatternStream") */
-    SideOutputs(String owner) {
+    public SideOutputs(String owner) {
         this.owner = owner;
     }
 
     /** Registers where records emitted to {@code tag} go; one handler per tag id. */
-    <X> void register(OutputTag<X> tag, SideOutputHandler<X> handler) {
+    public <X> void register(OutputTag<X> tag, SideOutputHandler<X> handler) {
         Objects.requireNonNull(tag, "tag");
         Objects.requireNonNull(handler, "handler");
         if (byId.putIfAbsent(tag.id(), new Entry<>(tag, handler)) != null) {
@@ -33,12 +38,12 @@ final class SideOutputs {
     }
 
     /** @return an immutable copy for one shard's operator */
-    Frozen freeze() {
+    public Frozen freeze() {
         return new Frozen(owner, Map.copyOf(byId));
     }
 
     /** One shard's side outputs; used on that shard's thread only. */
-    static final class Frozen {
+    public static final class Frozen {
         private final String owner;
         private final Map<String, Entry<?>> byId;
 
@@ -57,7 +62,7 @@ final class SideOutputs {
          * @throws IllegalStateException if the tag has no handler, or its id was registered with another type
          */
         @SuppressWarnings("unchecked")
-        <X> SideOutputHandler<X> handler(OutputTag<X> tag, String what) {
+        public <X> SideOutputHandler<X> handler(OutputTag<X> tag, String what) {
             Entry<?> out = byId.get(tag.id());
             if (out == null) {
                 throw new IllegalStateException(what + " go to side output '" + tag.id() + "', which has no"
@@ -78,7 +83,7 @@ final class SideOutputs {
          *         the element's timestamp
          * @throws IllegalStateException as {@link #handler} when the tag has no (matching) handler
          */
-        <X> LateEventHandler<X> lateOutput(LateEventHandler<X> handler, OutputTag<X> tag, String what) {
+        public <X> LateEventHandler<X> lateOutput(LateEventHandler<X> handler, OutputTag<X> tag, String what) {
             if (tag == null) {
                 return handler;
             }
@@ -90,9 +95,9 @@ final class SideOutputs {
          * @return where dead letters go: {@code handler}, or (when {@code tag} is set) the tag's handler as
          *         {@link DeadLetter} records; as {@link #lateOutput}
          */
-        <X> DeadLetterHandler<X> deadLetterOutput(DeadLetterHandler<X> handler, OutputTag<DeadLetter> tag,
+        public <X> DeadLetterHandler<X> deadLetterOutput(DeadLetterHandler<X> handler, OutputTag<DeadLetter> tag,
                 String what) {
-            return tag == null ? handler : DeadLetter.to(handler(tag, what));
+            return tag == null ? handler : toTag(handler(tag, what));
         }
 
         /**
@@ -101,7 +106,7 @@ final class SideOutputs {
          * @throws IllegalArgumentException if the tag has no handler, or its id was registered with another type
          */
         @SuppressWarnings("unchecked")
-        <X> void emit(OutputTag<X> tag, X value, long timestamp) {
+        public <X> void emit(OutputTag<X> tag, X value, long timestamp) {
             Entry<?> out = byId.get(tag.id());
             if (out == null) {
                 throw new IllegalArgumentException("no handler for side output '" + tag.id()
@@ -112,6 +117,21 @@ final class SideOutputs {
                         + out.tag().type().getName() + ", not " + tag.type().getName());
             }
             ((SideOutputHandler<X>) out.handler()).onOutput(value, timestamp);
+        }
+
+        /** @return a handler that emits each dead letter to {@code out} at its timestamp */
+        private static <T> DeadLetterHandler<T> toTag(SideOutputHandler<DeadLetter> out) {
+            return new DeadLetterHandler<>() {
+                @Override
+                public void onDeadLetter(Object key, T event, long timestamp, RuntimeException error) {
+                    out.onOutput(new DeadLetter(key, event, timestamp, error), timestamp);
+                }
+
+                @Override
+                public void onFailedOutput(Object key, Object output, long timestamp, RuntimeException error) {
+                    out.onOutput(new DeadLetter(key, output, timestamp, error), timestamp);
+                }
+            };
         }
     }
 }

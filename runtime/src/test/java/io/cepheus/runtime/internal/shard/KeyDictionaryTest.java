@@ -1,4 +1,4 @@
-package io.cepheus.runtime.internal.cep;
+package io.cepheus.runtime.internal.shard;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,9 +1,11 @@
-package io.cepheus.runtime;
+package io.cepheus.runtime.window;
 
+import io.cepheus.runtime.DeadLetter;
+import io.cepheus.runtime.CepEngine;
+import io.cepheus.runtime.OutputTag;
+import io.cepheus.runtime.DeadLetterHandler;
+import io.cepheus.runtime.LateEventHandler;
 import io.cepheus.runtime.internal.window.CoGroupWindowFunction;
-import io.cepheus.runtime.window.CoGroupFunction;
-import io.cepheus.runtime.window.Evictor;
-import io.cepheus.runtime.window.Trigger;
 import java.time.Duration;
 import java.util.function.Function;
 

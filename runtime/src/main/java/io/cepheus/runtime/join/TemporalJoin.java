@@ -1,6 +1,7 @@
-package io.cepheus.runtime;
+package io.cepheus.runtime.join;
 
-import io.cepheus.runtime.join.TemporalJoinFunction;
+import io.cepheus.runtime.CepEngine;
+import io.cepheus.runtime.internal.shard.OperatorRegistry;
 import java.util.Objects;
 import java.util.function.Function;
 
@@ -27,7 +28,7 @@ import java.util.function.Function;
  */
 public final class TemporalJoin<T, S, V> {
 
-    private final CepEngine<T> engine;
+    private final OperatorRegistry<T> registry;
     private final Function<? super T, ? extends S> streamSide;
     private final Function<? super T, ? extends V> versionSide;
     private boolean joinMissingWithNull;
@@ -36,9 +37,18 @@ public final class TemporalJoin<T, S, V> {
     private io.cepheus.nfa.EventCodec<S> streamCodec;
     private io.cepheus.nfa.EventCodec<V> versionCodec;
 
-    TemporalJoin(CepEngine<T> engine, Function<? super T, ? extends S> streamSide,
+    /**
+     * Made by {@link io.cepheus.runtime.KeyedStream#temporalJoin}; not meant to be called directly.
+     *
+     * @param registry       where the join's operator is registered
+     * @param streamSide     the stream element of an event, or null
+     * @param versionSide    the table version of an event, or null
+     * @param sidesAreEvents whether the elements are the events themselves (sides chosen by class), so the
+     *                       engine's event codec writes them
+     */
+    public TemporalJoin(OperatorRegistry<T> registry, Function<? super T, ? extends S> streamSide,
             Function<? super T, ? extends V> versionSide, boolean sidesAreEvents) {
-        this.engine = engine;
+        this.registry = registry;
         this.streamSide = Objects.requireNonNull(streamSide, "streamSide");
         this.versionSide = Objects.requireNonNull(versionSide, "versionSide");
         this.sidesAreEvents = sidesAreEvents;
@@ -55,7 +65,7 @@ public final class TemporalJoin<T, S, V> {
      */
     public TemporalJoin<T, S, V> snapshotCodecs(io.cepheus.nfa.EventCodec<S> stream,
             io.cepheus.nfa.EventCodec<V> versions) {
-        engine.checkNotStarted("snapshotCodecs()");
+        registry.checkNotStarted("snapshotCodecs()");
         this.streamCodec = Objects.requireNonNull(stream, "stream");
         this.versionCodec = Objects.requireNonNull(versions, "versions");
         return this;
@@ -68,7 +78,7 @@ public final class TemporalJoin<T, S, V> {
      * @return this join
      */
     public TemporalJoin<T, S, V> missingVersionJoinsNull() {
-        engine.checkNotStarted("missingVersionJoinsNull()");
+        registry.checkNotStarted("missingVersionJoinsNull()");
         this.joinMissingWithNull = true;
         return this;
     }
@@ -84,13 +94,13 @@ public final class TemporalJoin<T, S, V> {
      */
     public <OUT> TemporalJoinStream<T, S, V, OUT> apply(TemporalJoinFunction<S, V, OUT> function) {
         Objects.requireNonNull(function, "function");
-        if (engine.snapshotsConfigured() && !sidesAreEvents && streamCodec == null) {
+        if (registry.snapshotsEnabled() && !sidesAreEvents && streamCodec == null) {
             throw new IllegalStateException("temporal join: this engine takes snapshots (Builder.snapshots), and this"
                     + " join's sides are selected by functions, so its elements need codecs of their own: call"
                     + " snapshotCodecs(stream, versions) (sides selected by class are events, written with the"
                     + " engine's event codec)");
         }
-        return new TemporalJoinStream<>(engine, streamSide, versionSide, joinMissingWithNull, function,
+        return new TemporalJoinStream<>(registry, streamSide, versionSide, joinMissingWithNull, function,
                 io.cepheus.runtime.internal.join.SideCodecs.of(sidesAreEvents, streamCodec, versionCodec));
     }
 }

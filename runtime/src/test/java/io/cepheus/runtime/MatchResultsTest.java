@@ -12,8 +12,12 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Flink's {@code select} and {@code flatSelect}: results made of matches, with the match's key and time. */
-class SelectFunctionsTest {
+/**
+ * Results made of matches, with the match's key and time: what Flink writes with {@code select} and
+ * {@code flatSelect} is a match handler here (one result, none, or several per match), and a stream takes one
+ * match handler or one process function.
+ */
+class MatchResultsTest {
 
     record Txn(String card, double amount, long ts) {
     }
@@ -38,15 +42,16 @@ class SelectFunctionsTest {
     }
 
     @Test
-    void flatSelectHandsOnEveryResultWithTheMatchsKeyAndTimestamp() {
+    void severalResultsPerMatchAsFlinksFlatSelectEachWithTheMatchsKeyAndTimestamp() {
         CepEngine<Txn> engine = engine();
         List<String> out = new ArrayList<>();
         engine.keyBy(Txn::card).pattern(smallsThenLarge())
-                .flatSelect((match, results) -> {
+                .select((card, match, ts) -> {
                     for (Txn small : match.events("small")) {
-                        results.accept("probe " + small.amount() + " before " + match.events("large").get(0).amount());
+                        out.add(card + " probe " + small.amount() + " before " + match.events("large").get(0).amount()
+                                + " @" + ts);
                     }
-                }, (card, line, ts) -> out.add(card + " " + line + " @" + ts));
+                });
         feed(engine, List.of(new Txn("c1", 0.5, 1_000), new Txn("c1", 0.7, 2_000), new Txn("c1", 900, 3_000),
                 new Txn("c2", 40, 3_500)));
 
@@ -56,40 +61,43 @@ class SelectFunctionsTest {
     }
 
     @Test
-    void selectMakesOneResultPerMatchAndNullMeansNone() {
+    void atMostOneResultPerMatchAsFlinksSelect() {
         CepEngine<Txn> engine = engine();
         List<String> out = new ArrayList<>();
         engine.keyBy(Txn::card).pattern(smallsThenLarge())
-                .select(match -> match.events("small").size() > 1 ? "burst " + match.events("small").size() : null,
-                        (card, line, ts) -> out.add(card + " " + line + " @" + ts));
+                .select((card, match, ts) -> {
+                    if (match.events("small").size() > 1) {
+                        out.add(card + " burst " + match.events("small").size() + " @" + ts);
+                    }
+                });
         feed(engine, List.of(new Txn("c1", 0.5, 1_000), new Txn("c1", 0.7, 2_000), new Txn("c1", 900, 3_000)));
 
         assertEquals(List.of("c1 burst 2 @3000"), out);
     }
 
     @Test
-    void aStreamTakesOneOfSelectFlatSelectAndProcess() {
+    void aStreamTakesOneOfSelectAndProcess() {
         CepEngine<Txn> engine = engine();
         PatternStream<Txn> stream = engine.keyBy(Txn::card).pattern(smallsThenLarge())
-                .flatSelect((m, out) -> { }, (k, r, ts) -> { });
+                .process((k, m, ctx) -> { });
 
         IllegalStateException twice = assertThrows(IllegalStateException.class,
                 () -> stream.process((k, m, ctx) -> { }));
-        assertTrue(twice.getMessage().contains("already has a flatSelect function"), twice.getMessage());
+        assertTrue(twice.getMessage().contains("already has a process function"), twice.getMessage());
 
         stream.select((k, m, ts) -> { });
         engine.newProducer();
         IllegalStateException both = assertThrows(IllegalStateException.class, () -> CepTestHarness.start(engine));
-        assertTrue(both.getMessage().contains("select(handler) and a flatSelect function"), both.getMessage());
+        assertTrue(both.getMessage().contains("select(handler) and a process function"), both.getMessage());
     }
 
     @Test
-    void aThrowingFlatSelectFunctionIsNamedInTheFailure() {
+    void aThrowingProcessFunctionIsNamedInTheFailure() {
         CepEngine<Txn> engine = engine();
         engine.keyBy(Txn::card).pattern(smallsThenLarge())
-                .flatSelect((match, results) -> {
+                .process((card, match, ctx) -> {
                     throw new IllegalStateException("bug");
-                }, (card, line, ts) -> { });
+                });
         Producer<Txn> in = engine.newProducer();
         CepTestHarness<Txn> h = CepTestHarness.start(engine);
         in.send(new Txn("c1", 0.5, 1_000));
@@ -97,7 +105,7 @@ class SelectFunctionsTest {
         in.watermark(5_000);
 
         UserCodeException e = assertThrows(UserCodeException.class, h::runUntilIdle);
-        assertEquals("flatSelect function", e.function());
+        assertEquals("process function", e.function());
         assertEquals("c1", e.key());
         assertEquals(2_000, e.timestamp());
     }

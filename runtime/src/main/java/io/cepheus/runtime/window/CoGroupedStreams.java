@@ -1,7 +1,6 @@
-package io.cepheus.runtime;
+package io.cepheus.runtime.window;
 
-import io.cepheus.runtime.window.CoGroupFunction;
-import io.cepheus.runtime.window.WindowAssigner;
+import io.cepheus.runtime.internal.shard.OperatorRegistry;
 import java.util.Objects;
 import java.util.function.Function;
 
@@ -16,21 +15,28 @@ import java.util.function.Function;
  */
 public final class CoGroupedStreams<T, L, R> {
 
-    private final CepEngine<T> engine;
+    private final OperatorRegistry<T> registry;
     private final Function<? super T, ? extends L> left;
     private final Function<? super T, ? extends R> right;
 
-    CoGroupedStreams(CepEngine<T> engine, Function<? super T, ? extends L> left,
+    /**
+     * Made by {@link io.cepheus.runtime.KeyedStream#coGroup}; not meant to be called directly.
+     *
+     * @param registry where the coGroup's window operator is registered
+     * @param left     the left value of an element, or null
+     * @param right    the right value of an element, or null
+     */
+    public CoGroupedStreams(OperatorRegistry<T> registry, Function<? super T, ? extends L> left,
             Function<? super T, ? extends R> right) {
-        this.engine = engine;
+        this.registry = registry;
         this.left = Objects.requireNonNull(left, "left");
         this.right = Objects.requireNonNull(right, "right");
     }
 
     /** @param assigner the windows both sides share @return the windowed coGroup */
     public WithWindow<T, L, R> window(WindowAssigner<T> assigner) {
-        engine.checkNotStarted("coGroup().window()");
-        return new WithWindow<>(JoinedStreams.windowOf(engine, assigner, left, right, "coGroup"), left, right);
+        registry.checkNotStarted("coGroup().window()");
+        return new WithWindow<>(JoinedStreams.windowOf(registry, assigner, left, right, "coGroup"), left, right);
     }
 
     /**

@@ -1,11 +1,16 @@
-package io.cepheus.runtime;
+package io.cepheus.runtime.join;
 
+import io.cepheus.runtime.DeadLetter;
+import io.cepheus.runtime.CepEngine;
+import io.cepheus.runtime.OutputTag;
+import io.cepheus.runtime.SideOutputHandler;
+import io.cepheus.runtime.DeadLetterHandler;
+import io.cepheus.runtime.LateEventHandler;
+import io.cepheus.runtime.internal.shard.OperatorRegistry;
+import io.cepheus.runtime.internal.output.FailureRoute;
+import io.cepheus.runtime.internal.output.SideOutputs;
 import io.cepheus.runtime.internal.shard.UserFailures;
 import io.cepheus.runtime.internal.join.TemporalJoinOperator;
-import io.cepheus.runtime.join.JoinResultHandler;
-import io.cepheus.runtime.join.TemporalJoinFunction;
-import io.cepheus.runtime.join.TemporalJoinMetrics;
-import io.cepheus.runtime.join.UnmatchedHandler;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -24,7 +29,7 @@ import java.util.function.Function;
  */
 public final class TemporalJoinStream<T, S, V, OUT> {
 
-    private final CepEngine<T> engine;
+    private final OperatorRegistry<T> registry;
     private final TemporalJoinFunction<S, V, OUT> function;
     private volatile JoinResultHandler<OUT> results = (k, r, ts) -> { };
     private volatile UnmatchedHandler<S> unmatched = (k, e, ts, at) -> { };
@@ -38,12 +43,12 @@ public final class TemporalJoinStream<T, S, V, OUT> {
     private final SideOutputs sideOutputs = new SideOutputs("TemporalJoinStream");
     private final List<AtomicLongArray> counters = new CopyOnWriteArrayList<>();
 
-    TemporalJoinStream(CepEngine<T> engine, Function<? super T, ? extends S> streamSide,
+    TemporalJoinStream(OperatorRegistry<T> registry, Function<? super T, ? extends S> streamSide,
             Function<? super T, ? extends V> versionSide, boolean joinMissingWithNull,
             TemporalJoinFunction<S, V, OUT> function, io.cepheus.runtime.internal.join.SideCodecs codecs) {
-        this.engine = engine;
+        this.registry = registry;
         this.function = function;
-        engine.register("temporalJoin" + (joinMissingWithNull ? " missingAsNull" : ""), (id, shard) -> {
+        registry.register("temporalJoin" + (joinMissingWithNull ? " missingAsNull" : ""), (id, shard) -> {
             AtomicLongArray published = new AtomicLongArray(TemporalJoinOperator.COUNTERS);
             counters.add(published);
             TemporalJoinOperator<T, S, V> operator = new TemporalJoinOperator<>(id, streamSide, versionSide,
@@ -56,7 +61,7 @@ public final class TemporalJoinStream<T, S, V, OUT> {
 
     /** @param handler receives each non-null result with the element's key and timestamp @return this join */
     public TemporalJoinStream<T, S, V, OUT> results(JoinResultHandler<OUT> handler) {
-        engine.checkNotStarted("results()");
+        registry.checkNotStarted("results()");
         this.results = Objects.requireNonNull(handler, "handler");
         return this;
     }
@@ -67,14 +72,14 @@ public final class TemporalJoinStream<T, S, V, OUT> {
      * @return this join
      */
     public TemporalJoinStream<T, S, V, OUT> unmatched(UnmatchedHandler<S> handler) {
-        engine.checkNotStarted("unmatched()");
+        registry.checkNotStarted("unmatched()");
         this.unmatched = Objects.requireNonNull(handler, "handler");
         return this;
     }
 
     /** @param handler receives stream elements behind the watermark; counted anyway @return this join */
     public TemporalJoinStream<T, S, V, OUT> lateElements(LateEventHandler<S> handler) {
-        engine.checkNotStarted("lateElements()");
+        registry.checkNotStarted("lateElements()");
         this.lateElements = Objects.requireNonNull(handler, "handler");
         this.lateElementsTag = null;
         return this;
@@ -89,14 +94,14 @@ public final class TemporalJoinStream<T, S, V, OUT> {
      * @return this join
      */
     public TemporalJoinStream<T, S, V, OUT> sideOutputLateElements(OutputTag<S> tag) {
-        engine.checkNotStarted("sideOutputLateElements()");
+        registry.checkNotStarted("sideOutputLateElements()");
         this.lateElementsTag = Objects.requireNonNull(tag, "tag");
         return this;
     }
 
     /** @param handler receives versions behind the watermark; counted anyway @return this join */
     public TemporalJoinStream<T, S, V, OUT> lateVersions(LateEventHandler<V> handler) {
-        engine.checkNotStarted("lateVersions()");
+        registry.checkNotStarted("lateVersions()");
         this.lateVersions = Objects.requireNonNull(handler, "handler");
         this.lateVersionsTag = null;
         return this;
@@ -109,7 +114,7 @@ public final class TemporalJoinStream<T, S, V, OUT> {
      * @return this join
      */
     public TemporalJoinStream<T, S, V, OUT> sideOutputLateVersions(OutputTag<V> tag) {
-        engine.checkNotStarted("sideOutputLateVersions()");
+        registry.checkNotStarted("sideOutputLateVersions()");
         this.lateVersionsTag = Objects.requireNonNull(tag, "tag");
         return this;
     }
@@ -122,7 +127,7 @@ public final class TemporalJoinStream<T, S, V, OUT> {
      * @return this join
      */
     public TemporalJoinStream<T, S, V, OUT> deadLetters(DeadLetterHandler<Object> handler) {
-        engine.checkNotStarted("deadLetters()");
+        registry.checkNotStarted("deadLetters()");
         this.deadLetters = Objects.requireNonNull(handler, "handler");
         this.deadLetterTag = null;
         return this;
@@ -136,7 +141,7 @@ public final class TemporalJoinStream<T, S, V, OUT> {
      * @return this join
      */
     public TemporalJoinStream<T, S, V, OUT> sideOutputDeadLetters(OutputTag<DeadLetter> tag) {
-        engine.checkNotStarted("sideOutputDeadLetters()");
+        registry.checkNotStarted("sideOutputDeadLetters()");
         this.deadLetterTag = Objects.requireNonNull(tag, "tag");
         return this;
     }
@@ -150,7 +155,7 @@ public final class TemporalJoinStream<T, S, V, OUT> {
      * @return this join
      */
     public <X> TemporalJoinStream<T, S, V, OUT> sideOutput(OutputTag<X> tag, SideOutputHandler<X> handler) {
-        engine.checkNotStarted("sideOutput()");
+        registry.checkNotStarted("sideOutput()");
         sideOutputs.register(tag, handler);
         return this;
     }
@@ -177,6 +182,7 @@ public final class TemporalJoinStream<T, S, V, OUT> {
         LateEventHandler<V> lv = sides.lateOutput(lateVersions, lateVersionsTag, "late versions of " + operator);
         DeadLetterHandler<Object> dead = sides.deadLetterOutput(deadLetters, deadLetterTag,
                 "dead letters of " + operator);
+        FailureRoute<Object> route = new FailureRoute<>(dead, failures, operator);
         return new TemporalJoinOperator.Output<>() {
             @Override
             public void joined(Object key, S element, V version, long timestamp) {
@@ -193,27 +199,17 @@ public final class TemporalJoinStream<T, S, V, OUT> {
 
             @Override
             public void lateElement(Object key, S element, long timestamp) {
-                try {
-                    le.onLateEvent(key, element, timestamp);
-                } catch (RuntimeException e) {
-                    deadLetter(key, element, timestamp,
-                            new UserCodeException("late-event handler", operator, key, timestamp, e));
-                }
+                route.late(le, "late-event handler", key, element, timestamp);
             }
 
             @Override
             public void lateVersion(Object key, V version, long timestamp) {
-                try {
-                    lv.onLateEvent(key, version, timestamp);
-                } catch (RuntimeException e) {
-                    deadLetter(key, version, timestamp,
-                            new UserCodeException("late-event handler", operator, key, timestamp, e));
-                }
+                route.late(lv, "late-event handler", key, version, timestamp);
             }
 
             @Override
             public void deadLetter(Object key, Object element, long timestamp, RuntimeException error) {
-                JoinFailures.deadLetter(dead, failures, operator, key, element, timestamp, error);
+                route.failedInput("join function", key, element, timestamp, error);
             }
         };
     }

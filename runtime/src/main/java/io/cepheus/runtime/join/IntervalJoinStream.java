@@ -1,13 +1,18 @@
-package io.cepheus.runtime;
+package io.cepheus.runtime.join;
 
+import io.cepheus.runtime.DeadLetter;
+import io.cepheus.runtime.CepEngine;
+import io.cepheus.runtime.OutputTag;
+import io.cepheus.runtime.SideOutputHandler;
+import io.cepheus.runtime.DeadLetterHandler;
+import io.cepheus.runtime.LateEventHandler;
+import io.cepheus.runtime.internal.shard.OperatorRegistry;
+import io.cepheus.runtime.internal.output.FailureRoute;
+import io.cepheus.runtime.internal.output.SideOutputs;
 import io.cepheus.runtime.internal.shard.UserFailures;
 import io.cepheus.runtime.internal.join.IntervalJoinOperator;
 import io.cepheus.runtime.internal.join.SideCodecs;
-import io.cepheus.runtime.join.Collector;
-import io.cepheus.runtime.join.IntervalJoinMetrics;
-import io.cepheus.runtime.join.JoinResultHandler;
-import io.cepheus.runtime.join.ProcessJoinFunction;
-import io.cepheus.runtime.join.UnmatchedHandler;
+import io.cepheus.runtime.Collector;
 import io.cepheus.runtime.time.Clock;
 import java.util.List;
 import java.util.Objects;
@@ -37,7 +42,7 @@ import java.util.function.LongSupplier;
  */
 public final class IntervalJoinStream<T, L, R, OUT> {
 
-    private final CepEngine<T> engine;
+    private final OperatorRegistry<T> registry;
     private final ProcessJoinFunction<L, R, OUT> function;
     private final boolean leftOuter;
     private final boolean rightOuter;
@@ -58,10 +63,10 @@ public final class IntervalJoinStream<T, L, R, OUT> {
     private final List<AtomicLongArray> counters = new CopyOnWriteArrayList<>();
 
 
-    IntervalJoinStream(CepEngine<T> engine, Function<? super T, ? extends L> leftSide,
+    IntervalJoinStream(OperatorRegistry<T> registry, Function<? super T, ? extends L> leftSide,
             Function<? super T, ? extends R> rightSide, long lower, long upper, boolean leftOuter,
             boolean rightOuter, ProcessJoinFunction<L, R, OUT> function, SideCodecs codecs) {
-        this.engine = engine;
+        this.registry = registry;
         this.function = function;
         this.leftOuter = leftOuter;
         this.rightOuter = rightOuter;
@@ -69,12 +74,12 @@ public final class IntervalJoinStream<T, L, R, OUT> {
         this.upper = upper;
         String description = "intervalJoin[" + lower + "," + upper + "]" + (leftOuter ? " leftOuter" : "")
                 + (rightOuter ? " rightOuter" : "");
-        engine.register(description, (id, shard) -> {
+        registry.register(description, (id, shard) -> {
             AtomicLongArray published = new AtomicLongArray(IntervalJoinOperator.COUNTERS);
             counters.add(published);
             IntervalJoinOperator<T, L, R> operator = new IntervalJoinOperator<>(id, leftSide, rightSide, lower, upper,
                     shard.keys(), shard.timers(),
-                    output(shard::watermark, engine.engineClock(), shard.failures(), "interval join " + id), published);
+                    output(shard::watermark, shard.clock(), shard.failures(), "interval join " + id), published);
             operator.snapshotCodecs(codecs);
             return operator;
         });
@@ -85,7 +90,7 @@ public final class IntervalJoinStream<T, L, R, OUT> {
      * @return this join
      */
     public IntervalJoinStream<T, L, R, OUT> results(JoinResultHandler<OUT> handler) {
-        engine.checkNotStarted("results()");
+        registry.checkNotStarted("results()");
         this.results = Objects.requireNonNull(handler, "handler");
         return this;
     }
@@ -96,7 +101,7 @@ public final class IntervalJoinStream<T, L, R, OUT> {
      * @return this join
      */
     public IntervalJoinStream<T, L, R, OUT> lateLeft(LateEventHandler<L> handler) {
-        engine.checkNotStarted("lateLeft()");
+        registry.checkNotStarted("lateLeft()");
         this.lateLeft = Objects.requireNonNull(handler, "handler");
         this.lateLeftTag = null;
         return this;
@@ -111,7 +116,7 @@ public final class IntervalJoinStream<T, L, R, OUT> {
      * @return this join
      */
     public IntervalJoinStream<T, L, R, OUT> sideOutputLeftLateData(OutputTag<L> tag) {
-        engine.checkNotStarted("sideOutputLeftLateData()");
+        registry.checkNotStarted("sideOutputLeftLateData()");
         this.lateLeftTag = Objects.requireNonNull(tag, "tag");
         return this;
     }
@@ -121,7 +126,7 @@ public final class IntervalJoinStream<T, L, R, OUT> {
      * @return this join
      */
     public IntervalJoinStream<T, L, R, OUT> lateRight(LateEventHandler<R> handler) {
-        engine.checkNotStarted("lateRight()");
+        registry.checkNotStarted("lateRight()");
         this.lateRight = Objects.requireNonNull(handler, "handler");
         this.lateRightTag = null;
         return this;
@@ -134,7 +139,7 @@ public final class IntervalJoinStream<T, L, R, OUT> {
      * @return this join
      */
     public IntervalJoinStream<T, L, R, OUT> sideOutputRightLateData(OutputTag<R> tag) {
-        engine.checkNotStarted("sideOutputRightLateData()");
+        registry.checkNotStarted("sideOutputRightLateData()");
         this.lateRightTag = Objects.requireNonNull(tag, "tag");
         return this;
     }
@@ -147,7 +152,7 @@ public final class IntervalJoinStream<T, L, R, OUT> {
      * @return this join
      */
     public IntervalJoinStream<T, L, R, OUT> unmatchedLeft(UnmatchedHandler<L> handler) {
-        engine.checkNotStarted("unmatchedLeft()");
+        registry.checkNotStarted("unmatchedLeft()");
         this.unmatchedLeft = Objects.requireNonNull(handler, "handler");
         return this;
     }
@@ -159,7 +164,7 @@ public final class IntervalJoinStream<T, L, R, OUT> {
      * @return this join
      */
     public IntervalJoinStream<T, L, R, OUT> unmatchedRight(UnmatchedHandler<R> handler) {
-        engine.checkNotStarted("unmatchedRight()");
+        registry.checkNotStarted("unmatchedRight()");
         this.unmatchedRight = Objects.requireNonNull(handler, "handler");
         return this;
     }
@@ -173,7 +178,7 @@ public final class IntervalJoinStream<T, L, R, OUT> {
      * @return this join
      */
     public IntervalJoinStream<T, L, R, OUT> deadLetters(DeadLetterHandler<Object> handler) {
-        engine.checkNotStarted("deadLetters()");
+        registry.checkNotStarted("deadLetters()");
         this.deadLetters = Objects.requireNonNull(handler, "handler");
         this.deadLetterTag = null;
         return this;
@@ -187,7 +192,7 @@ public final class IntervalJoinStream<T, L, R, OUT> {
      * @return this join
      */
     public IntervalJoinStream<T, L, R, OUT> sideOutputDeadLetters(OutputTag<DeadLetter> tag) {
-        engine.checkNotStarted("sideOutputDeadLetters()");
+        registry.checkNotStarted("sideOutputDeadLetters()");
         this.deadLetterTag = Objects.requireNonNull(tag, "tag");
         return this;
     }
@@ -201,7 +206,7 @@ public final class IntervalJoinStream<T, L, R, OUT> {
      * @return this join
      */
     public <X> IntervalJoinStream<T, L, R, OUT> sideOutput(OutputTag<X> tag, SideOutputHandler<X> handler) {
-        engine.checkNotStarted("sideOutput()");
+        registry.checkNotStarted("sideOutput()");
         sideOutputs.register(tag, handler);
         return this;
     }
@@ -243,6 +248,7 @@ public final class IntervalJoinStream<T, L, R, OUT> {
         UnmatchedHandler<R> ur = unmatchedRight;
         DeadLetterHandler<Object> dead = sides.deadLetterOutput(deadLetters, deadLetterTag,
                 "dead letters of " + operator);
+        FailureRoute<Object> route = new FailureRoute<>(dead, failures, operator);
         JoinContext ctx = new JoinContext(sides, watermark, clock, res);
         return new IntervalJoinOperator.Output<>() {
             @Override
@@ -275,27 +281,17 @@ public final class IntervalJoinStream<T, L, R, OUT> {
 
             @Override
             public void lateLeft(Object key, L left, long timestamp) {
-                try {
-                    ll.onLateEvent(key, left, timestamp);
-                } catch (RuntimeException e) {
-                    deadLetter(key, left, timestamp,
-                            new UserCodeException("late-event handler", operator, key, timestamp, e));
-                }
+                route.late(ll, "late-event handler", key, left, timestamp);
             }
 
             @Override
             public void lateRight(Object key, R right, long timestamp) {
-                try {
-                    lr.onLateEvent(key, right, timestamp);
-                } catch (RuntimeException e) {
-                    deadLetter(key, right, timestamp,
-                            new UserCodeException("late-event handler", operator, key, timestamp, e));
-                }
+                route.late(lr, "late-event handler", key, right, timestamp);
             }
 
             @Override
             public void deadLetter(Object key, Object element, long timestamp, RuntimeException error) {
-                JoinFailures.deadLetter(dead, failures, operator, key, element, timestamp, error);
+                route.failedInput("join function", key, element, timestamp, error);
             }
         };
     }

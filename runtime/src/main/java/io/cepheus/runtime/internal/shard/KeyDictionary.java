@@ -1,4 +1,4 @@
-package io.cepheus.runtime.internal.cep;
+package io.cepheus.runtime.internal.shard;
 
 import com.carrotsearch.hppc.IntIntHashMap;
 import com.carrotsearch.hppc.LongIntHashMap;

@@ -1,20 +1,17 @@
-package io.cepheus.runtime;
+package io.cepheus.runtime.window;
 
+import io.cepheus.runtime.DeadLetter;
+import io.cepheus.runtime.CepEngine;
+import io.cepheus.runtime.OutputTag;
+import io.cepheus.runtime.DeadLetterHandler;
+import io.cepheus.runtime.LateEventHandler;
+import io.cepheus.runtime.internal.shard.OperatorRegistry;
 import io.cepheus.runtime.internal.window.PassThrough;
 import io.cepheus.runtime.internal.window.SessionWindowOperator;
 import io.cepheus.runtime.internal.window.SliceWindowOperator;
 import io.cepheus.runtime.internal.window.WindowOperator;
 import io.cepheus.runtime.internal.window.WindowSnapshots;
 import io.cepheus.runtime.internal.window.WindowSpec;
-import io.cepheus.runtime.window.AccumulationMode;
-import io.cepheus.runtime.window.AggregateFunction;
-import io.cepheus.runtime.window.Evictor;
-import io.cepheus.runtime.window.MergingWindowAssigner;
-import io.cepheus.runtime.window.ProcessWindowFunction;
-import io.cepheus.runtime.window.PurgingTrigger;
-import io.cepheus.runtime.window.ReduceFunction;
-import io.cepheus.runtime.window.Trigger;
-import io.cepheus.runtime.window.WindowAssigner;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Predicate;
@@ -42,7 +39,7 @@ import java.util.function.Predicate;
  */
 public final class WindowedStream<T> {
 
-    private final CepEngine<T> engine;
+    private final OperatorRegistry<T> registry;
     private final WindowAssigner<T> assigner;
     private Trigger<T> trigger;
     private Evictor<T> evictor;
@@ -57,8 +54,14 @@ public final class WindowedStream<T> {
     private String description = "window";
     private io.cepheus.nfa.EventCodec<Object> stateCodec;
 
-    WindowedStream(CepEngine<T> engine, WindowAssigner<T> assigner) {
-        this.engine = engine;
+    /**
+     * Made by {@link io.cepheus.runtime.KeyedStream#window} and the window joins; not meant to be called directly.
+     *
+     * @param registry where the window operator is registered
+     * @param assigner puts elements into windows
+     */
+    public WindowedStream(OperatorRegistry<T> registry, WindowAssigner<T> assigner) {
+        this.registry = registry;
         this.assigner = Objects.requireNonNull(assigner, "assigner");
         this.trigger = assigner.defaultTrigger();
     }
@@ -267,7 +270,7 @@ public final class WindowedStream<T> {
     @SuppressWarnings("unchecked")
     private <V, R> WindowResults<R> register(ReduceFunction<T> reduce, AggregateFunction<T, ?, ?> aggregate,
             ProcessWindowFunction<?, R> process, String function, io.cepheus.nfa.EventCodec<?> accumulatorCodec) {
-        engine.checkNotStarted("window " + function + "()");
+        registry.checkNotStarted("window " + function + "()");
         Trigger<T> effective = trigger;
         if (mode == AccumulationMode.DISCARDING) {
             effective = PurgingTrigger.of(effective);
@@ -283,32 +286,32 @@ public final class WindowedStream<T> {
         WindowSpec<T, V, R> spec = new WindowSpec<>(assigner, effective, evictor, lateness, reduce,
                 (AggregateFunction<T, Object, V>) aggregate, (ProcessWindowFunction<V, R>) process, mode, accepts);
         String refusal = WindowSnapshots.refusal(spec, accumulatorCodec);
-        if (engine.snapshotsEnabled() && refusal != null) {
+        if (registry.snapshotsEnabled() && refusal != null) {
             throw new IllegalStateException("the engine has snapshots enabled (Builder.snapshots), but operator '"
                     + name + "' cannot take part: " + refusal);
         }
         io.cepheus.nfa.EventCodec<Object> accumulators = (io.cepheus.nfa.EventCodec<Object>) accumulatorCodec;
-        WindowResults<R> results = new WindowResults<>(engine, mode);
+        WindowResults<R> results = new WindowResults<>(registry, mode);
         LateEventHandler<T> late = lateHandler;
         DeadLetterHandler<T> dead = deadLetters;
         OutputTag<T> lateTo = lateTag;
         OutputTag<DeadLetter> deadTo = deadLetterTag;
-        boolean snapshots = engine.snapshotsEnabled();
+        boolean snapshots = registry.snapshotsEnabled();
         io.cepheus.nfa.EventCodec<Object> states = stateCodec;
-        int id = engine.register(name, (operatorId, shard) -> {
+        int id = registry.register(name, (operatorId, shard) -> {
             java.util.concurrent.atomic.AtomicLongArray published =
                     new java.util.concurrent.atomic.AtomicLongArray(WindowOperator.METRICS);
             results.addShard(published);
             var output = results.<T>output(late, lateTo, dead, deadTo, shard.failures());
             if (SliceWindowOperator.supports(spec)) {
-                return new SliceWindowOperator<>(operatorId, shard.keys(), shard.timers(), engine.clock(), spec, output,
+                return new SliceWindowOperator<>(operatorId, shard.keys(), shard.timers(), shard.clock(), spec, output,
                         published, accumulators, snapshots, states);
             }
             if (SessionWindowOperator.supports(spec)) {
-                return new SessionWindowOperator<>(operatorId, shard.keys(), shard.timers(), engine.clock(), spec,
+                return new SessionWindowOperator<>(operatorId, shard.keys(), shard.timers(), shard.clock(), spec,
                         output, published, accumulators);
             }
-            return new WindowOperator<>(operatorId, shard.keys(), shard.timers(), engine.clock(), spec, output,
+            return new WindowOperator<>(operatorId, shard.keys(), shard.timers(), shard.clock(), spec, output,
                     published, snapshots, accumulators, states);
         });
         results.id(id);

@@ -1,7 +1,8 @@
-package io.cepheus.runtime;
+package io.cepheus.runtime.join;
 
+import io.cepheus.runtime.CepEngine;
+import io.cepheus.runtime.internal.shard.OperatorRegistry;
 import io.cepheus.runtime.internal.join.SideCodecs;
-import io.cepheus.runtime.join.ProcessJoinFunction;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Function;
@@ -28,7 +29,7 @@ import java.util.function.Function;
  */
 public final class IntervalJoin<T, L, R> {
 
-    private final CepEngine<T> engine;
+    private final OperatorRegistry<T> registry;
     private final Function<? super T, ? extends L> leftSide;
     private final Function<? super T, ? extends R> rightSide;
     private Long lower;
@@ -42,9 +43,18 @@ public final class IntervalJoin<T, L, R> {
     private io.cepheus.nfa.EventCodec<L> leftCodec;
     private io.cepheus.nfa.EventCodec<R> rightCodec;
 
-    IntervalJoin(CepEngine<T> engine, Function<? super T, ? extends L> leftSide,
+    /**
+     * Made by {@link io.cepheus.runtime.KeyedStream#intervalJoin}; not meant to be called directly.
+     *
+     * @param registry       where the join's operator is registered
+     * @param leftSide       the left element of an event, or null
+     * @param rightSide      the right element of an event, or null
+     * @param sidesAreEvents whether the elements are the events themselves (sides chosen by class), so the
+     *                       engine's event codec writes them
+     */
+    public IntervalJoin(OperatorRegistry<T> registry, Function<? super T, ? extends L> leftSide,
             Function<? super T, ? extends R> rightSide, boolean sidesAreEvents) {
-        this.engine = engine;
+        this.registry = registry;
         this.leftSide = Objects.requireNonNull(leftSide, "leftSide");
         this.rightSide = Objects.requireNonNull(rightSide, "rightSide");
         this.sidesAreEvents = sidesAreEvents;
@@ -60,7 +70,7 @@ public final class IntervalJoin<T, L, R> {
      * @return this join
      */
     public IntervalJoin<T, L, R> snapshotCodecs(io.cepheus.nfa.EventCodec<L> left, io.cepheus.nfa.EventCodec<R> right) {
-        engine.checkNotStarted("snapshotCodecs()");
+        registry.checkNotStarted("snapshotCodecs()");
         this.leftCodec = Objects.requireNonNull(left, "left");
         this.rightCodec = Objects.requireNonNull(right, "right");
         return this;
@@ -77,7 +87,7 @@ public final class IntervalJoin<T, L, R> {
      *                                  Flink does: {@code [0, 0]} with an exclusive bound is accepted and never joins)
      */
     public IntervalJoin<T, L, R> between(Duration lower, Duration upper) {
-        engine.checkNotStarted("between()");
+        registry.checkNotStarted("between()");
         long lo = millis(lower, "lower");
         long hi = millis(upper, "upper");
         if (lo > hi) {
@@ -91,14 +101,14 @@ public final class IntervalJoin<T, L, R> {
 
     /** @return this join, the lower bound excluded (it moves up by 1 ms) */
     public IntervalJoin<T, L, R> lowerBoundExclusive() {
-        engine.checkNotStarted("lowerBoundExclusive()");
+        registry.checkNotStarted("lowerBoundExclusive()");
         this.lowerExclusive = true;
         return this;
     }
 
     /** @return this join, the upper bound excluded (it moves down by 1 ms) */
     public IntervalJoin<T, L, R> upperBoundExclusive() {
-        engine.checkNotStarted("upperBoundExclusive()");
+        registry.checkNotStarted("upperBoundExclusive()");
         this.upperExclusive = true;
         return this;
     }
@@ -111,7 +121,7 @@ public final class IntervalJoin<T, L, R> {
      * @return this join
      */
     public IntervalJoin<T, L, R> leftOuter() {
-        engine.checkNotStarted("leftOuter()");
+        registry.checkNotStarted("leftOuter()");
         this.leftOuter = true;
         return this;
     }
@@ -123,7 +133,7 @@ public final class IntervalJoin<T, L, R> {
      * @return this join
      */
     public IntervalJoin<T, L, R> rightOuter() {
-        engine.checkNotStarted("rightOuter()");
+        registry.checkNotStarted("rightOuter()");
         this.rightOuter = true;
         return this;
     }
@@ -147,7 +157,7 @@ public final class IntervalJoin<T, L, R> {
         if (lower == null) {
             throw new IllegalStateException("call between(lower, upper) before process()");
         }
-        if (engine.snapshotsConfigured() && !sidesAreEvents && leftCodec == null) {
+        if (registry.snapshotsEnabled() && !sidesAreEvents && leftCodec == null) {
             throw new IllegalStateException("interval join [" + lower + ", " + upper + "]: this engine takes"
                     + " snapshots (Builder.snapshots), and this join's sides are selected by functions, so its"
                     + " elements need codecs of their own: call snapshotCodecs(left, right) (sides selected by class"
@@ -155,7 +165,7 @@ public final class IntervalJoin<T, L, R> {
         }
         long lo = lowerExclusive ? lower + 1 : lower;
         long hi = upperExclusive ? upper - 1 : upper;
-        return new IntervalJoinStream<>(engine, leftSide, rightSide, lo, hi, leftOuter, rightOuter, function,
+        return new IntervalJoinStream<>(registry, leftSide, rightSide, lo, hi, leftOuter, rightOuter, function,
                 SideCodecs.of(sidesAreEvents, leftCodec, rightCodec));
     }
 
@@ -166,10 +176,5 @@ public final class IntervalJoin<T, L, R> {
         } catch (ArithmeticException e) {
             throw new IllegalArgumentException(name + " bound " + d + " does not fit in a long of milliseconds", e);
         }
-    }
-
-    static <T, X> Function<? super T, ? extends X> selectClass(Class<X> type) {
-        Objects.requireNonNull(type, "type");
-        return e -> type.isInstance(e) ? type.cast(e) : null;
     }
 }
