@@ -1,25 +1,45 @@
 package io.cepheus.runtime.internal.shard;
 
+import io.cepheus.nfa.EventCodec;
+import io.cepheus.runtime.EndOfBatchListener;
 import io.cepheus.runtime.ShardMetrics;
+import io.cepheus.runtime.UserCodeException;
 import io.cepheus.runtime.agent.Agent;
+import io.cepheus.runtime.internal.cep.SharedEventBuffer;
 import io.cepheus.runtime.internal.queue.ShardInbox;
 import io.cepheus.runtime.internal.time.WatermarkValve;
 import io.cepheus.runtime.internal.timer.TimerHandler;
 import io.cepheus.runtime.internal.timer.TimerService;
+import io.cepheus.runtime.time.Clock;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 
 /**
- * One shard of the engine, as an {@link Agent}: each duty cycle drains a batch of records from its inbox
- * and applies them in order to the operators registered on it (CEP patterns, windows, joins). The shard's
- * watermark is the minimum over its producers' watermarks ({@link WatermarkValve}, idle producers excluded), applied the moment it
- * advances so an event behind it in the queue is judged against it.
+ * One shard of the engine, as an {@link Agent}: each duty cycle ({@link #doWork()}) drains a batch of records
+ * from its inbox and applies them in order to the operators registered on it (CEP patterns, windows, joins), fires
+ * the processing-time timers that came due, and publishes the shard's counters ({@link ShardCounters}). The
+ * shard's watermark is the one its producers give it ({@link ProducerWatermarks}: the minimum over the active
+ * ones, silent ones left out), applied the moment it advances, so an event behind it in the queue is judged
+ * against it; a watermark reaches the operators in the three steps {@link ShardOperator} describes. Snapshot
+ * barriers are aligned across the producers ({@link BarrierAlignment}) before the shard writes its part.
  *
  * <p>Owned by one thread: the shard's worker in production, the caller's through an
- * {@link io.cepheus.runtime.agent.AgentInvoker} in tests. The key dictionary, timer service, valve and
- * operators belong to that thread too; only the inbox is shared (many producers, this one consumer).
+ * {@link io.cepheus.runtime.agent.AgentInvoker} in tests. The key dictionary, timer service and operators belong
+ * to that thread too; only the inbox is shared (many producers, this one consumer), and the published counters
+ * are read by any thread.
  *
  * @param <T> the event type
  */
@@ -30,7 +50,10 @@ public final class CepShard<T> implements Agent, ShardContext<T>, Consumer<Shard
     private final int batchSize;
     private final KeyDictionary keys = new KeyDictionary();
     private final TimerService timers = new TimerService();
-    private final WatermarkValve valve = new WatermarkValve();
+    private final ProducerWatermarks producers = new ProducerWatermarks();
+    private final BarrierAlignment alignment = new BarrierAlignment();
+    private final ShardCounters counters;
+    private final LongConsumer advance = this::advanceTo;
     private final UserFailures failures = new UserFailures();
     private final List<ShardOperator<T>> operators = new ArrayList<>();
     private final TimerHandler timerDispatch = (key, namespace, timestamp) ->
@@ -38,27 +61,21 @@ public final class CepShard<T> implements Agent, ShardContext<T>, Consumer<Shard
     private final TimerHandler processingTimeDispatch = (key, namespace, timestamp) ->
             operators.get(TimerNamespace.operatorOf(namespace)).onProcessingTimer(key, namespace, timestamp,
                     timers.currentProcessingTime());
-    private io.cepheus.runtime.time.Clock clock;
+    private Clock clock;
     private CachedClock producersClock;
     private long events;
     private long watermark = Long.MIN_VALUE;
     private volatile boolean finished;
     private final long finalWatermark;
     private Runnable onFinished = () -> { };
-
-    // counters published at the end of each batch for readers on other threads (release writes, no fences per
-    // event); slots in the order of ShardMetrics' components
-    private static final int EVENTS = 0;
-    private static final int LATE = 1;
-    private static final int DEAD = 2;
-    private static final int MATCHES = 3;
-    private static final int TIMEOUTS = 4;
-    private static final int PARTIAL = 5;
-    private static final int BUFFERED = 6;
-    private static final int ENTRIES = 7;
-    private static final int KEYS = 8;
-    private static final int WATERMARK = 9;
-    private final AtomicLongArray published = new AtomicLongArray(10);
+    /** The event-time buffers of the shard's patterns, one per tie-breaker (identity). */
+    private final Map<Object, SharedEventBuffer<T>> patternBuffers = new IdentityHashMap<>();
+    private SnapshotPart snapshotPart;
+    private EventCodec<T> eventCodec;
+    private EventCodec<Object> keyCodec;
+    private EndOfBatchListener endOfBatchListener;
+    /** Set by any thread when the engine stopped on a failure: finish without the final watermark. */
+    private volatile boolean abandoned;
 
     /**
      * @param index          the shard's number, for names and messages
@@ -75,7 +92,7 @@ public final class CepShard<T> implements Agent, ShardContext<T>, Consumer<Shard
         this.inbox = inbox;
         this.batchSize = batchSize;
         this.finalWatermark = finalWatermark;
-        published.set(WATERMARK, Long.MIN_VALUE);
+        this.counters = new ShardCounters(index);
     }
 
     @Override
@@ -84,7 +101,7 @@ public final class CepShard<T> implements Agent, ShardContext<T>, Consumer<Shard
     }
 
     @Override
-    public io.cepheus.runtime.time.Clock clock() {
+    public Clock clock() {
         return clock;
     }
 
@@ -103,18 +120,13 @@ public final class CepShard<T> implements Agent, ShardContext<T>, Consumer<Shard
         return failures;
     }
 
-    private final java.util.Map<Object, io.cepheus.runtime.internal.cep.SharedEventBuffer<T>> patternBuffers =
-            new java.util.IdentityHashMap<>();
-
     /**
      * @param tieBreaker how the patterns order events of equal timestamp (null: arrival order only)
      * @return the event-time buffer the shard's patterns with this tie-breaker share (setup, before the shard runs)
      */
     @Override
-    public io.cepheus.runtime.internal.cep.SharedEventBuffer<T> patternBuffer(
-            java.util.Comparator<? super T> tieBreaker) {
-        return patternBuffers.computeIfAbsent(tieBreaker,
-                k -> new io.cepheus.runtime.internal.cep.SharedEventBuffer<>(tieBreaker));
+    public SharedEventBuffer<T> patternBuffer(Comparator<? super T> tieBreaker) {
+        return patternBuffers.computeIfAbsent(tieBreaker, k -> new SharedEventBuffer<>(tieBreaker));
     }
 
     /** @return the shard's timer service, for operators created on it (setup, before the shard runs) */
@@ -128,7 +140,7 @@ public final class CepShard<T> implements Agent, ShardContext<T>, Consumer<Shard
      * (the engine's {@code close()} waits for it). Setup, before the shard runs.
      */
     public void onFinished(Runnable callback) {
-        this.onFinished = java.util.Objects.requireNonNull(callback, "callback");
+        this.onFinished = Objects.requireNonNull(callback, "callback");
     }
 
     /**
@@ -162,73 +174,39 @@ public final class CepShard<T> implements Agent, ShardContext<T>, Consumer<Shard
      * see the time at most one duty cycle old.
      */
     public void refreshes(CachedClock producersClock) {
-        this.producersClock = java.util.Objects.requireNonNull(producersClock, "producersClock");
+        this.producersClock = Objects.requireNonNull(producersClock, "producersClock");
     }
 
     /**
      * Gives the shard the clock its processing-time timers follow (setup, before the shard runs); without one,
      * processing-time timers never fire.
      */
-    public void processingTimeClock(io.cepheus.runtime.time.Clock clock) {
-        this.clock = java.util.Objects.requireNonNull(clock, "clock");
+    public void processingTimeClock(Clock clock) {
+        this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     /**
-     * Marks a producer idle when it has sent nothing at all (to any shard) for {@code millis} of the
-     * processing-time clock, until it sends again (setup, before the shard runs). This is what lets the watermark
-     * move on when a source's thread simply stops sending: the producer's own idleness detection runs only when
-     * its thread calls it. Activity is engine-wide, not per shard, so a source that is busy with other shards'
-     * keys is never taken for idle here (its later events would otherwise be late).
+     * Leaves a producer out of the watermark when it has sent nothing at all (to any shard) for {@code millis} of
+     * the processing-time clock, until it sends again (setup, before the shard runs); see
+     * {@link ProducerWatermarks}.
      *
-     * @param activity per producer input index, the clock time of its latest send (written by the producers;
-     *                 a producer's input index is the same at every shard)
+     * @param activity per producer input index, the clock time of its latest send (written by the producers)
      * @param millis   the timeout
      */
-    public void silentProducerTimeout(java.util.concurrent.atomic.AtomicLong[] activity, long millis) {
-        if (millis < 1) {
-            throw new IllegalArgumentException("silent producer timeout must be at least 1 ms, was " + millis);
-        }
-        this.activity = java.util.Objects.requireNonNull(activity, "activity");
-        this.silentTimeout = millis;
-    }
-
-    private long silentTimeout = Long.MAX_VALUE;
-    private java.util.concurrent.atomic.AtomicLong[] activity;
-    /** Per producer, whether this shard left it out of the watermark for silence (not the producer itself). */
-    private boolean[] silent = new boolean[0];
-
-    /** A record came from {@code producer}: it is not silent. */
-    private void heard(int producer) {
-        if (producer < silent.length && silent[producer]) {
-            silent[producer] = false;
-            advanceTo(valve.onActive(producer));
-        }
+    public void silentProducerTimeout(AtomicLong[] activity, long millis) {
+        producers.silentProducerTimeout(activity, millis);
     }
 
     /** Leaves out producers silent for the timeout, takes back the ones that spoke; not during alignment. */
     private void checkSilentProducers() {
-        if (activity == null || clock == null || barrier != NO_BARRIER) {
-            return;
-        }
-        long now = clock.millis();
-        int n = Math.min(valve.inputCount(), activity.length);
-        if (silent.length < n) {
-            silent = java.util.Arrays.copyOf(silent, n);
-        }
-        for (int i = 0; i < n; i++) {
-            boolean quiet = now - activity[i].get() >= silentTimeout;
-            if (quiet && !silent[i] && !valve.isIdle(i) && valve.watermarkOf(i) != Long.MAX_VALUE) {
-                silent[i] = true;
-                advanceTo(valve.onIdle(i));
-            } else if (!quiet && silent[i]) {
-                heard(i);
-            }
+        if (producers.watchesSilence() && clock != null && !alignment.isAligning()) {
+            producers.checkSilence(clock.millis(), advance);
         }
     }
 
     /** Registers a producer (setup, before the shard runs). @return its input index at this shard */
     public int addProducer() {
-        return valve.addInput();
+        return producers.addProducer();
     }
 
     @Override
@@ -274,41 +252,12 @@ public final class CepShard<T> implements Agent, ShardContext<T>, Consumer<Shard
     }
 
     private void publish() {
-        long late = 0;
-        long dead = 0;
-        long matches = 0;
-        long timeouts = 0;
-        long partial = 0;
-        long buffered = 0;
-        long entries = 0;
-        for (int i = 0; i < operators.size(); i++) {
-            ShardOperator<T> op = operators.get(i);
-            op.endOfBatch();
-            late += op.lateEvents();
-            dead += op.deadLetters();
-            matches += op.matches();
-            timeouts += op.timeouts();
-            partial += op.partialMatches();
-            buffered += op.bufferedEvents();
-            entries += op.bufferedEntries();
-        }
-        published.lazySet(EVENTS, events);
-        published.lazySet(LATE, late);
-        published.lazySet(DEAD, dead);
-        published.lazySet(MATCHES, matches);
-        published.lazySet(TIMEOUTS, timeouts);
-        published.lazySet(PARTIAL, partial);
-        published.lazySet(BUFFERED, buffered);
-        published.lazySet(ENTRIES, entries);
-        published.lazySet(KEYS, keys.size());
-        published.lazySet(WATERMARK, watermark);
+        counters.publish(operators, events, keys.size(), watermark);
     }
 
     /** @return the counters published at the end of the latest batch; any thread may call it */
     public ShardMetrics metrics() {
-        return new ShardMetrics(index, published.get(EVENTS), published.get(LATE), published.get(DEAD),
-                published.get(MATCHES), published.get(TIMEOUTS), published.get(PARTIAL), published.get(BUFFERED),
-                published.get(ENTRIES), published.get(KEYS), published.get(WATERMARK), inbox.size());
+        return counters.metrics(inbox.size());
     }
 
     /** Receives a shard's part of a snapshot, on the shard thread. */
@@ -322,104 +271,61 @@ public final class CepShard<T> implements Agent, ShardContext<T>, Consumer<Shard
         void accept(int shard, long id, byte[] state);
     }
 
-    private static final long NO_BARRIER = Long.MIN_VALUE;
-    private long barrier = NO_BARRIER;
-    private boolean[] aligned = new boolean[0];
-    private int alignedCount;
-    private final java.util.ArrayDeque<ShardRecord> heldBack = new java.util.ArrayDeque<>();
-    private SnapshotPart snapshotPart;
-    private io.cepheus.nfa.EventCodec<T> eventCodec;
-    private io.cepheus.nfa.EventCodec<Object> keyCodec;
-
     /** Enables live snapshots (setup, before the shard runs): where parts go and how to write events and keys. */
-    public void snapshots(SnapshotPart part, io.cepheus.nfa.EventCodec<T> events,
-            io.cepheus.nfa.EventCodec<Object> keys) {
-        this.snapshotPart = java.util.Objects.requireNonNull(part, "part");
-        this.eventCodec = java.util.Objects.requireNonNull(events, "events");
-        this.keyCodec = java.util.Objects.requireNonNull(keys, "keys");
+    public void snapshots(SnapshotPart part, EventCodec<T> events,
+            EventCodec<Object> keys) {
+        this.snapshotPart = Objects.requireNonNull(part, "part");
+        this.eventCodec = Objects.requireNonNull(events, "events");
+        this.keyCodec = Objects.requireNonNull(keys, "keys");
     }
 
     @Override
     @SuppressWarnings("unchecked")
     public void accept(ShardRecord record) {
-        if (barrier != NO_BARRIER && heldBackFrom(record)) {
-            heldBack.add(record); // after its producer's barrier: waits until the snapshot is written
-            return;
+        if (alignment.holdsBack(record)) {
+            return; // after its producer's barrier: waits until the snapshot is written
         }
-        heard(record.producer());
-        if (record instanceof ShardRecord.Barrier b) {
-            onBarrier(b);
-            return;
-        }
+        advanceTo(producers.heard(record.producer()));
         if (record instanceof ShardRecord.Event e) {
             events++;
             for (int i = 0; i < operators.size(); i++) {
                 operators.get(i).processElement(e.key(), (T) e.event(), e.timestamp());
             }
         } else if (record instanceof ShardRecord.Watermark w) {
-            advanceTo(valve.onWatermark(w.producer(), w.watermark()));
-            if (barrier != NO_BARRIER) {
+            advanceTo(producers.onWatermark(w.producer(), w.watermark()));
+            if (alignment.isAligning()) {
                 completeSnapshotIfAligned(); // a producer that closed counts as aligned
             }
         } else if (record instanceof ShardRecord.Idleness idle) {
-            advanceTo(idle.idle() ? valve.onIdle(idle.producer()) : valve.onActive(idle.producer()));
+            advanceTo(producers.onIdleness(idle.producer(), idle.idle()));
+        } else if (record instanceof ShardRecord.Barrier b) {
+            onBarrier(b);
         }
     }
 
-    private boolean heldBackFrom(ShardRecord record) {
-        return aligned[record.producer()];
-    }
-
-
-    /**
-     * Aligns barriers (as Flink's aligned checkpoints): a producer's records after its barrier are held back
-     * until every live producer's barrier has arrived; then the shard writes its state and replays them.
-     */
     private void onBarrier(ShardRecord.Barrier b) {
         if (snapshotPart == null) {
             throw new IllegalStateException("snapshot barrier " + b.id() + " reached shard " + index
                     + ", but the engine has no snapshot codecs (Builder.snapshots)");
         }
-        if (barrier == NO_BARRIER) {
-            barrier = b.id();
-            if (aligned.length < valve.inputCount()) {
-                aligned = new boolean[valve.inputCount()];
-            }
-        } else if (b.id() != barrier) {
-            throw new IllegalStateException("shard " + index + " is aligning snapshot " + barrier + " but producer "
-                    + b.producer() + " sent barrier " + b.id() + ": every producer must checkpoint the same ids in"
-                    + " the same order, one snapshot at a time");
-        }
-        aligned[b.producer()] = true;
-        alignedCount++;
+        alignment.onBarrier(index, b, producers.count());
         completeSnapshotIfAligned();
     }
 
     /** Writes the snapshot once every live producer's barrier is in; replays what was held back. */
     private void completeSnapshotIfAligned() {
-        int closed = 0;
-        for (int i = 0; i < valve.inputCount(); i++) {
-            // a closed producer (watermark at the end of time) sends nothing more: it counts as aligned
-            if (!aligned[i] && valve.watermarkOf(i) == Long.MAX_VALUE) {
-                closed++;
-            }
-        }
-        if (alignedCount + closed < valve.inputCount()) {
+        if (!alignment.isComplete(producers)) {
             return;
         }
-        long id = barrier;
-        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-        try (java.io.DataOutputStream out = new java.io.DataOutputStream(bytes)) {
+        long id = alignment.snapshotId();
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
             writeShard(out, eventCodec, keyCodec);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("shard " + index + " could not write snapshot " + id, e);
+        } catch (IOException e) {
+            throw new UncheckedIOException("shard " + index + " could not write snapshot " + id, e);
         }
-        barrier = NO_BARRIER;
-        java.util.Arrays.fill(aligned, false);
-        alignedCount = 0;
+        List<ShardRecord> replay = alignment.finish();
         snapshotPart.accept(index, id, bytes.toByteArray());
-        java.util.List<ShardRecord> replay = new java.util.ArrayList<>(heldBack);
-        heldBack.clear();
         for (ShardRecord r : replay) {
             accept(r);
         }
@@ -441,23 +347,19 @@ public final class CepShard<T> implements Agent, ShardContext<T>, Consumer<Shard
     }
 
     /** Writes the shard's state for a snapshot; only between batches, with an empty inbox. */
-    public void writeState(java.io.DataOutput out, io.cepheus.nfa.EventCodec<T> eventCodec,
-            io.cepheus.nfa.EventCodec<Object> keyCodec) throws java.io.IOException {
+    public void writeState(DataOutput out, EventCodec<T> eventCodec,
+            EventCodec<Object> keyCodec) throws IOException {
         if (inbox.size() != 0) {
             throw new IllegalStateException("shard " + index + " still has " + inbox.size() + " records queued");
         }
         writeShard(out, eventCodec, keyCodec);
     }
 
-    private void writeShard(java.io.DataOutput out, io.cepheus.nfa.EventCodec<T> eventCodec,
-            io.cepheus.nfa.EventCodec<Object> keyCodec) throws java.io.IOException {
+    private void writeShard(DataOutput out, EventCodec<T> eventCodec,
+            EventCodec<Object> keyCodec) throws IOException {
         out.writeLong(watermark);
         out.writeLong(events);
-        out.writeInt(valve.inputCount());
-        for (int i = 0; i < valve.inputCount(); i++) {
-            out.writeLong(valve.watermarkOf(i));
-            out.writeBoolean(valve.isIdle(i));
-        }
+        producers.writeTo(out);
         keys.writeTo(out, keyCodec); // first: restored operators then find their keys under the same ids
         out.writeInt(operators.size());
         for (ShardOperator<T> op : operators) {
@@ -466,31 +368,17 @@ public final class CepShard<T> implements Agent, ShardContext<T>, Consumer<Shard
     }
 
     /** Restores a shard written by {@link #writeState} (same producers and operators registered). */
-    public void readState(java.io.DataInput in, io.cepheus.nfa.EventCodec<T> eventCodec,
-            io.cepheus.nfa.EventCodec<Object> keyCodec) throws java.io.IOException {
+    public void readState(DataInput in, EventCodec<T> eventCodec,
+            EventCodec<Object> keyCodec) throws IOException {
         long savedWatermark = in.readLong();
         events = in.readLong();
-        int inputs = in.readInt();
-        if (inputs != valve.inputCount()) {
-            throw new java.io.IOException("the snapshot has " + inputs + " producers at shard " + index
-                    + ", this engine " + valve.inputCount());
-        }
-        for (int i = 0; i < inputs; i++) {
-            long w = in.readLong();
-            boolean idle = in.readBoolean();
-            if (w != Long.MIN_VALUE) {
-                valve.onWatermark(i, w);
-            }
-            if (idle) {
-                valve.onIdle(i);
-            }
-        }
+        producers.readFrom(in, index);
         watermark = savedWatermark;
         timers.advanceWatermark(savedWatermark, timerDispatch); // nothing registered yet: sets the time only
         keys.readFrom(in, keyCodec);
         int ops = in.readInt();
         if (ops != operators.size()) {
-            throw new java.io.IOException("the snapshot has " + ops + " patterns, this engine " + operators.size());
+            throw new IOException("the snapshot has " + ops + " patterns, this engine " + operators.size());
         }
         for (ShardOperator<T> op : operators) {
             op.readState(in, eventCodec, keyCodec);
@@ -498,12 +386,9 @@ public final class CepShard<T> implements Agent, ShardContext<T>, Consumer<Shard
         publish();
     }
 
-    private volatile boolean abandoned;
-    private io.cepheus.runtime.EndOfBatchListener endOfBatchListener;
-
     /** Sets who is told when a batch is complete (setup, before the shard runs). */
-    public void endOfBatchListener(io.cepheus.runtime.EndOfBatchListener listener) {
-        this.endOfBatchListener = java.util.Objects.requireNonNull(listener, "listener");
+    public void endOfBatchListener(EndOfBatchListener listener) {
+        this.endOfBatchListener = Objects.requireNonNull(listener, "listener");
     }
 
     private void endOfBatch(int records) {
@@ -513,7 +398,7 @@ public final class CepShard<T> implements Agent, ShardContext<T>, Consumer<Shard
         try {
             endOfBatchListener.onEndOfBatch(index, records);
         } catch (RuntimeException e) {
-            failures.report(new io.cepheus.runtime.UserCodeException("end-of-batch listener", "shard " + index, null,
+            failures.report(new UserCodeException("end-of-batch listener", "shard " + index, null,
                     watermark, e));
         }
     }
