@@ -8,6 +8,7 @@ import io.cepheus.nfa.NfaOptions;
 import io.cepheus.nfa.NfaState;
 import io.cepheus.runtime.internal.shard.GroupPrefetch;
 import io.cepheus.runtime.internal.shard.KeyDictionary;
+import io.cepheus.runtime.internal.shard.KeyedOperator;
 import io.cepheus.runtime.internal.timer.KeyDueTimes;
 import io.cepheus.runtime.internal.timer.KeyDueWheel;
 import io.cepheus.runtime.internal.timer.KeyTimer;
@@ -59,7 +60,7 @@ import java.util.Comparator;
  *
  * @param <T> the event type
  */
-public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.ShardOperator<T> {
+public final class CepOperator<T> extends KeyedOperator<T> {
 
     /** Where the operator's results go; called on the shard thread. */
     public interface Output<T> {
@@ -96,13 +97,10 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
         }
     }
 
-    private final int operatorId;
     /** The namespace of this operator's timers in the shared timer service. */
     private final long timerNamespace;
     private final io.cepheus.runtime.internal.timer.TimerHandler timerHandler = this::onTimer;
-    private KeyRelease keyRelease;
     private final NfaMatcher<T> matcher;
-    private final KeyDictionary keys;
     private final TimerService timers;
     /** This operator's own buffer, or the one it shares with the shard's other patterns ({@link #shareBuffer}). */
     private EventTimeBuffer<T> buffer;
@@ -147,9 +145,7 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
     private int[] touched = new int[64];
     private int touchedCount;
     private long watermarkRound;
-    private long watermark = Long.MIN_VALUE;
     private long lateEvents;
-    private long deadLetters;
     private long matches;
     /** Timeouts counted before a restore (the matcher's own counter starts at zero). */
     private long restoredTimeouts;
@@ -165,26 +161,14 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
      */
     public CepOperator(int operatorId, CompiledPattern<T> pattern, NfaOptions options,
             Comparator<? super T> tieBreaker, KeyDictionary keys, TimerService timers, Output<T> output) {
-        this.operatorId = operatorId;
+        super(operatorId, keys, timers);
         this.timerNamespace = io.cepheus.runtime.internal.shard.TimerNamespace.of(operatorId, 0);
         this.expiries = new KeyDueTimes(wheelFor(pattern.windowMillis()));
         this.matcher = pattern.newMatcher(options);
-        this.keys = keys;
         this.timers = timers;
         this.buffer = new EventTimeBuffer<>(tieBreaker);
         this.tieBreaking = tieBreaker != null;
         this.output = output;
-        // alone on its dictionary: forget a key once nothing (timers of any operator included) is pending
-        this.keyRelease = KeyRelease.unlessTimersPending(keys, timers);
-    }
-
-    /**
-     * Replaces how idle keys are released: a shard with several operators releases a key id only when none
-     * of them holds anything for it. Setup, before events flow.
-     */
-    @Override
-    public void keyRelease(KeyRelease release) {
-        this.keyRelease = java.util.Objects.requireNonNull(release, "release");
     }
 
     /**
@@ -224,11 +208,6 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
     /** Tests: reads ahead from {@code minKeys} live keys instead of {@link #READ_AHEAD_MIN_KEYS} (setup). */
     void readAheadFromKeys(int minKeys) {
         this.readAheadMinKeys = minKeys;
-    }
-
-    @Override
-    public int operatorId() {
-        return operatorId;
     }
 
     /** @return whether this operator holds anything for the key id (partial matches, buffered events, timers) */
@@ -637,7 +616,7 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
         out.writeInt(live);
         for (int id = 0; id < states.length; id++) {
             if (states[id] != null) {
-                keyCodec.write(keys.keyOf(id), out);
+                writeKey(out, keyCodec, id);
                 matcher.writeState(states[id], events, out);
             }
         }
@@ -650,7 +629,7 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
         buffer.forEachInOrder((id, event, ts) -> {
             if (failure[0] == null) {
                 try {
-                    keyCodec.write(keys.keyOf(id), out);
+                    writeKey(out, keyCodec, id);
                     out.writeLong(ts);
                     events.write(event, out);
                 } catch (java.io.IOException e) {
@@ -673,11 +652,11 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
         deadLetters = in.readLong();
         matches = in.readLong();
         restoredTimeouts = in.readLong() - matcher.timeoutsEmitted();
-        int live = in.readInt();
+        int live = readCount(in, "a pattern operator with %d keys");
         int[] restored = new int[live];
         for (int i = 0; i < live; i++) {
-            Object key = keyCodec.read(in);
-            int id = keys.idOf(key);
+            int id = readKeyId(in, keyCodec); // holds(id) may be true already: the shared buffer is restored first
+            Object key = keys.keyOf(id);
             stateOf(id); // sizes the per-key arrays
             matcher.release(states[id]);
             states[id] = matcher.readState(key, events, in);
@@ -685,9 +664,8 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
         }
         int buffered = in.readInt();
         for (int i = 0; i < buffered; i++) {
-            Object key = keyCodec.read(in);
+            int id = readKeyId(in, keyCodec);
             long ts = in.readLong();
-            int id = keys.idOf(key);
             buffer.add(id, events.read(in), ts);
             if (sortsArrivals) {
                 releaseArrivalsAt(id, ts + 1);
@@ -709,12 +687,6 @@ public final class CepOperator<T> implements io.cepheus.runtime.internal.shard.S
     @Override
     public long lateEvents() {
         return lateEvents;
-    }
-
-    /** @return events a condition threw on, so far */
-    @Override
-    public long deadLetters() {
-        return deadLetters;
     }
 
     /** @return live partial matches over this operator's keys */

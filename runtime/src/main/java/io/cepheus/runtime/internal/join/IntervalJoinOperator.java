@@ -3,7 +3,7 @@ package io.cepheus.runtime.internal.join;
 import com.carrotsearch.hppc.IntArrayList;
 import io.cepheus.nfa.EventCodec;
 import io.cepheus.runtime.internal.shard.KeyDictionary;
-import io.cepheus.runtime.internal.shard.ShardOperator;
+import io.cepheus.runtime.internal.shard.KeyedOperator;
 import io.cepheus.runtime.internal.timer.FiringCalendar;
 import io.cepheus.runtime.internal.timer.TimerService;
 import java.io.DataInput;
@@ -54,7 +54,7 @@ import java.util.function.Function;
  * @param <L> the left elements' type
  * @param <R> the right elements' type
  */
-public final class IntervalJoinOperator<T, L, R> implements ShardOperator<T> {
+public final class IntervalJoinOperator<T, L, R> extends KeyedOperator<T> {
 
     /** Where the join's pairs, unmatched and late elements go; called on the shard thread. */
     public interface Output<L, R> {
@@ -100,7 +100,6 @@ public final class IntervalJoinOperator<T, L, R> implements ShardOperator<T> {
     /** No due time: the key holds nothing. */
     private static final long NONE = Long.MIN_VALUE;
 
-    private final int operatorId;
     /** Width of a calendar cell in ms, a power of two. */
     private final long cell;
     /** Keys by due time, rounded down to a cell. */
@@ -116,10 +115,8 @@ public final class IntervalJoinOperator<T, L, R> implements ShardOperator<T> {
     private final Function<? super T, ? extends R> rightSide;
     private final long lower;
     private final long upper;
-    private final KeyDictionary keys;
     private final Output<L, R> output;
     private final AtomicLongArray published;
-    private KeyRelease keyRelease;
     private SideCodecs codecs = SideCodecs.NONE;
 
     private TimeOrderedBuffer[] lefts = new TimeOrderedBuffer[64];
@@ -127,7 +124,6 @@ public final class IntervalJoinOperator<T, L, R> implements ShardOperator<T> {
     private TimeOrderedBuffer[] pool = new TimeOrderedBuffer[16];
     private int pooled;
 
-    private long watermark = Long.MIN_VALUE;
     private long bufferedLeft;
     private long bufferedRight;
     private long peakLeft;
@@ -137,7 +133,6 @@ public final class IntervalJoinOperator<T, L, R> implements ShardOperator<T> {
     private long unmatchedRight;
     private long lateLeft;
     private long lateRight;
-    private long deadLetters;
 
     /**
      * @param operatorId its id on the shard
@@ -153,7 +148,7 @@ public final class IntervalJoinOperator<T, L, R> implements ShardOperator<T> {
     public IntervalJoinOperator(int operatorId, Function<? super T, ? extends L> leftSide,
             Function<? super T, ? extends R> rightSide, long lower, long upper, KeyDictionary keys,
             TimerService timers, Output<L, R> output, AtomicLongArray published) {
-        this.operatorId = operatorId;
+        super(operatorId, keys, timers);
         this.cell = cellWidth(lower, upper);
         Arrays.fill(dueAt, NONE);
         Arrays.fill(cellOf, NONE);
@@ -161,23 +156,11 @@ public final class IntervalJoinOperator<T, L, R> implements ShardOperator<T> {
         this.rightSide = Objects.requireNonNull(rightSide, "rightSide");
         this.lower = lower;
         this.upper = upper;
-        this.keys = keys;
         this.output = Objects.requireNonNull(output, "output");
         if (published.length() != COUNTERS) {
             throw new IllegalArgumentException("published counters need " + COUNTERS + " slots");
         }
         this.published = published;
-        this.keyRelease = KeyRelease.unlessTimersPending(keys, timers);
-    }
-
-    @Override
-    public int operatorId() {
-        return operatorId;
-    }
-
-    @Override
-    public void keyRelease(KeyRelease release) {
-        this.keyRelease = Objects.requireNonNull(release, "release");
     }
 
     @Override
@@ -308,10 +291,9 @@ public final class IntervalJoinOperator<T, L, R> implements ShardOperator<T> {
 
     @Override
     public boolean beginWatermark(long newWatermark) {
-        if (newWatermark <= watermark) {
+        if (!advanceWatermark(newWatermark)) {
             return false;
         }
-        watermark = newWatermark;
         return true;
     }
 
@@ -536,11 +518,6 @@ public final class IntervalJoinOperator<T, L, R> implements ShardOperator<T> {
     }
 
     @Override
-    public long deadLetters() {
-        return deadLetters;
-    }
-
-    @Override
     public long bufferedEvents() {
         return bufferedLeft + bufferedRight;
     }
@@ -580,14 +557,10 @@ public final class IntervalJoinOperator<T, L, R> implements ShardOperator<T> {
         out.writeLong(deadLetters);
         out.writeLong(peakLeft);
         out.writeLong(peakRight);
-        int live = 0;
-        for (int id = 0; id < lefts.length; id++) {
-            live += holds(id) ? 1 : 0;
-        }
-        out.writeInt(live);
+        out.writeInt(keysHeldBelow(lefts.length));
         for (int id = 0; id < lefts.length; id++) {
             if (holds(id)) {
-                keyCodec.write(keys.keyOf(id), out);
+                writeKey(out, keyCodec, id);
                 TimeOrderedBuffer.write(lefts[id], out, leftCodec);
                 TimeOrderedBuffer.write(rights[id], out, rightCodec);
             }
@@ -619,17 +592,11 @@ public final class IntervalJoinOperator<T, L, R> implements ShardOperator<T> {
         deadLetters = in.readLong();
         peakLeft = in.readLong();
         peakRight = in.readLong();
-        int live = in.readInt();
-        if (live < 0) {
-            throw new IOException("an interval join with " + live + " keys");
-        }
+        int live = readCount(in, "an interval join with %d keys");
         for (int i = 0; i < live; i++) {
-            Object key = keyCodec.read(in);
-            int id = keys.idOf(key);
+            int id = readKey(in, keyCodec, "the interval join's state");
+            Object key = keys.keyOf(id);
             ensureCapacity(id);
-            if (holds(id)) {
-                throw new IOException("key " + key + " appears twice in the interval join's state");
-            }
             lefts[id] = TimeOrderedBuffer.read(in, leftCodec, this::borrow, "key " + key + "'s left side");
             rights[id] = TimeOrderedBuffer.read(in, rightCodec, this::borrow, "key " + key + "'s right side");
             bufferedLeft += lefts[id] == null ? 0 : lefts[id].size();

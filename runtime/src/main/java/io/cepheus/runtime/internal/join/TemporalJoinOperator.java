@@ -2,7 +2,7 @@ package io.cepheus.runtime.internal.join;
 
 import io.cepheus.nfa.EventCodec;
 import io.cepheus.runtime.internal.shard.KeyDictionary;
-import io.cepheus.runtime.internal.shard.ShardOperator;
+import io.cepheus.runtime.internal.shard.KeyedOperator;
 import io.cepheus.runtime.internal.shard.TimerNamespace;
 import io.cepheus.runtime.internal.timer.KeyTimer;
 import io.cepheus.runtime.internal.timer.TimerService;
@@ -34,7 +34,7 @@ import java.util.function.Function;
  * @param <S> the stream elements' type
  * @param <V> the versions' type
  */
-public final class TemporalJoinOperator<T, S, V> implements ShardOperator<T> {
+public final class TemporalJoinOperator<T, S, V> extends KeyedOperator<T> {
 
     /** Where the join's results go; called on the shard thread. */
     public interface Output<S, V> {
@@ -67,32 +67,26 @@ public final class TemporalJoinOperator<T, S, V> implements ShardOperator<T> {
     /** Number of published counters. */
     public static final int COUNTERS = 7;
 
-
-    private final int operatorId;
     private final long timerNamespace;
     /** Each key's one timer: its next drop (or join) time. */
     private final KeyTimer keyTimer;
     private final Function<? super T, ? extends S> streamSide;
     private final Function<? super T, ? extends V> versionSide;
     private final boolean joinMissingWithNull;
-    private final KeyDictionary keys;
     private final TimerService timers;
     private final Output<S, V> output;
     private final AtomicLongArray published;
-    private KeyRelease keyRelease;
     private SideCodecs codecs = SideCodecs.NONE;
 
     private TimeOrderedBuffer[] pending = new TimeOrderedBuffer[64];
     private TimeOrderedBuffer[] versions = new TimeOrderedBuffer[64];
 
-    private long watermark = Long.MIN_VALUE;
     private long buffered;
     private long versionCount;
     private long joined;
     private long unmatched;
     private long lateElements;
     private long lateVersions;
-    private long deadLetters;
 
     /**
      * @param operatorId          its id on the shard
@@ -107,30 +101,18 @@ public final class TemporalJoinOperator<T, S, V> implements ShardOperator<T> {
     public TemporalJoinOperator(int operatorId, Function<? super T, ? extends S> streamSide,
             Function<? super T, ? extends V> versionSide, boolean joinMissingWithNull, KeyDictionary keys,
             TimerService timers, Output<S, V> output, AtomicLongArray published) {
-        this.operatorId = operatorId;
+        super(operatorId, keys, timers);
         this.timerNamespace = TimerNamespace.of(operatorId, 0);
         this.keyTimer = new KeyTimer(timers, timerNamespace, true);
         this.streamSide = Objects.requireNonNull(streamSide, "streamSide");
         this.versionSide = Objects.requireNonNull(versionSide, "versionSide");
         this.joinMissingWithNull = joinMissingWithNull;
-        this.keys = keys;
         this.timers = timers;
         this.output = Objects.requireNonNull(output, "output");
         if (published.length() != COUNTERS) {
             throw new IllegalArgumentException("published counters need " + COUNTERS + " slots");
         }
         this.published = published;
-        this.keyRelease = KeyRelease.unlessTimersPending(keys, timers);
-    }
-
-    @Override
-    public int operatorId() {
-        return operatorId;
-    }
-
-    @Override
-    public void keyRelease(KeyRelease release) {
-        this.keyRelease = Objects.requireNonNull(release, "release");
     }
 
     @Override
@@ -177,10 +159,9 @@ public final class TemporalJoinOperator<T, S, V> implements ShardOperator<T> {
 
     @Override
     public boolean beginWatermark(long newWatermark) {
-        if (newWatermark <= watermark) {
+        if (!advanceWatermark(newWatermark)) {
             return false;
         }
-        watermark = newWatermark;
         return true;
     }
 
@@ -296,11 +277,6 @@ public final class TemporalJoinOperator<T, S, V> implements ShardOperator<T> {
     }
 
     @Override
-    public long deadLetters() {
-        return deadLetters;
-    }
-
-    @Override
     public long bufferedEvents() {
         return buffered + versionCount;
     }
@@ -324,14 +300,10 @@ public final class TemporalJoinOperator<T, S, V> implements ShardOperator<T> {
         out.writeLong(lateElements);
         out.writeLong(lateVersions);
         out.writeLong(deadLetters);
-        int live = 0;
-        for (int id = 0; id < pending.length; id++) {
-            live += holds(id) ? 1 : 0;
-        }
-        out.writeInt(live);
+        out.writeInt(keysHeldBelow(pending.length));
         for (int id = 0; id < pending.length; id++) {
             if (holds(id)) {
-                keyCodec.write(keys.keyOf(id), out);
+                writeKey(out, keyCodec, id);
                 TimeOrderedBuffer.write(pending[id], out, elementCodec);
                 TimeOrderedBuffer.write(versions[id], out, versionCodec);
             }
@@ -349,17 +321,11 @@ public final class TemporalJoinOperator<T, S, V> implements ShardOperator<T> {
         lateElements = in.readLong();
         lateVersions = in.readLong();
         deadLetters = in.readLong();
-        int live = in.readInt();
-        if (live < 0) {
-            throw new IOException("a temporal join with " + live + " keys");
-        }
+        int live = readCount(in, "a temporal join with %d keys");
         for (int i = 0; i < live; i++) {
-            Object key = keyCodec.read(in);
-            int id = keys.idOf(key);
+            int id = readKey(in, keyCodec, "the temporal join's state");
+            Object key = keys.keyOf(id);
             ensureCapacity(id);
-            if (holds(id)) {
-                throw new IOException("key " + key + " appears twice in the temporal join's state");
-            }
             pending[id] = TimeOrderedBuffer.read(in, elementCodec, TimeOrderedBuffer::new,
                     "key " + key + "'s elements");
             versions[id] = TimeOrderedBuffer.read(in, versionCodec, TimeOrderedBuffer::new,

@@ -2,7 +2,7 @@ package io.cepheus.runtime.internal.window;
 
 import io.cepheus.nfa.EventCodec;
 import io.cepheus.runtime.internal.shard.KeyDictionary;
-import io.cepheus.runtime.internal.shard.ShardOperator;
+import io.cepheus.runtime.internal.shard.KeyedOperator;
 import io.cepheus.runtime.internal.timer.KeyDueHeap;
 import io.cepheus.runtime.internal.timer.KeyDueTimes;
 import io.cepheus.runtime.internal.timer.KeyDueWheel;
@@ -71,13 +71,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * @param <T> the element type
  * @param <R> the result type
  */
-public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
+public final class SessionWindowOperator<T, R> extends KeyedOperator<T> {
 
     /** The gap the wheel is scaled for under dynamic gaps (any gap works; entries far ahead wait over laps). */
     private static final long DYNAMIC_GAP_SCALE = 60_000;
 
-    private final int operatorId;
-    private final KeyDictionary keys;
     private final WindowOutput<T, R> output;
     private final AtomicLongArray published;
     private final WindowAssigner<T> assigner;
@@ -85,13 +83,11 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
     private final boolean retracting;
     private final WindowAssigner.Context assignerContext;
     private final WindowAssigner.WindowSink sink = this::assigned;
-    private KeyRelease keyRelease;
     /** Writes an aggregate's accumulators for snapshots; null if none was given. */
     private final EventCodec<Object> accumulatorCodec;
     /** Whether the function is a reduce (accumulators and results are elements) rather than an aggregate. */
     private final boolean reduces;
 
-    private long watermark = Long.MIN_VALUE;
     private KeySessions[] states = new KeySessions[64];
     /** When each key is next due, checked lazily. */
     private final KeyDueTimes due;
@@ -112,7 +108,6 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
     private long results;
     private long retractions;
     private long lateElements;
-    private long deadLetters;
 
     /**
      * @param spec the configuration
@@ -154,11 +149,10 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
     public SessionWindowOperator(int operatorId, KeyDictionary keys, TimerService timers, Clock clock,
             WindowSpec<T, ?, ?> spec, WindowOutput<T, R> output, AtomicLongArray published,
             EventCodec<Object> accumulatorCodec) {
+        super(operatorId, keys, timers);
         if (!supports(spec)) {
             throw new IllegalArgumentException("the session window operator cannot run " + spec);
         }
-        this.operatorId = operatorId;
-        this.keys = keys;
         this.output = output;
         this.published = published;
         this.assigner = spec.assigner();
@@ -173,19 +167,8 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
         this.single = new SingleSessionPath<>(this, keys, function, due, purging, retracting);
         this.list = new SessionListPath<>(this, keys, function, due, purging, retracting);
         this.assignerContext = clock::millis;
-        this.keyRelease = KeyRelease.unlessTimersPending(keys, timers);
         this.accumulatorCodec = accumulatorCodec;
         this.reduces = spec.reduce() != null;
-    }
-
-    @Override
-    public int operatorId() {
-        return operatorId;
-    }
-
-    @Override
-    public void keyRelease(KeyRelease release) {
-        this.keyRelease = release;
     }
 
     @Override
@@ -285,10 +268,9 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
 
     @Override
     public boolean beginWatermark(long newWatermark) {
-        if (newWatermark <= watermark) {
+        if (!advanceWatermark(newWatermark)) {
             return false;
         }
-        watermark = newWatermark;
         return true;
     }
 
@@ -445,11 +427,6 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
         return lateElements;
     }
 
-    @Override
-    public long deadLetters() {
-        return deadLetters;
-    }
-
     /**
      * Writes the watermark, counters and every key's sessions (bounds, creation order, whether each still fires,
      * its accumulator, and in retracting mode the result it emitted last). The due times are not written: each
@@ -464,17 +441,13 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
         out.writeLong(retractions);
         out.writeLong(lateElements);
         out.writeLong(deadLetters);
-        int live = 0;
-        for (KeySessions st : states) {
-            live += st == null ? 0 : 1;
-        }
-        out.writeInt(live);
+        out.writeInt(keysHeldBelow(states.length));
         for (int id = 0; id < states.length; id++) {
             KeySessions st = states[id];
             if (st == null) {
                 continue;
             }
-            keyCodec.write(keys.keyOf(id), out);
+            writeKey(out, keyCodec, id);
             if (st.list == null) {
                 out.writeInt(0);
                 writeSession(out, st.start, st.end, 0, st.pending, st.acc, st.last, values, events);
@@ -520,16 +493,10 @@ public final class SessionWindowOperator<T, R> implements ShardOperator<T> {
         retractions = in.readLong();
         lateElements = in.readLong();
         deadLetters = in.readLong();
-        int live = in.readInt();
-        if (live < 0) {
-            throw new IOException("a session window operator with " + live + " keys");
-        }
+        int live = readCount(in, "a session window operator with %d keys");
         for (int i = 0; i < live; i++) {
-            Object key = keyCodec.read(in);
-            int id = keys.idOf(key);
-            if (id < states.length && states[id] != null) {
-                throw new IOException("key " + key + " appears twice in the session window operator's state");
-            }
+            int id = readKey(in, keyCodec, "the session window operator's state");
+            Object key = keys.keyOf(id);
             int sessions = in.readInt();
             KeySessions st = newState(id);
             if (sessions == 0) {

@@ -4,7 +4,7 @@ import com.carrotsearch.hppc.IntArrayList;
 import io.cepheus.nfa.EventCodec;
 import io.cepheus.runtime.UserCodeException;
 import io.cepheus.runtime.internal.shard.KeyDictionary;
-import io.cepheus.runtime.internal.shard.ShardOperator;
+import io.cepheus.runtime.internal.shard.KeyedOperator;
 import io.cepheus.runtime.internal.timer.FiringCalendar;
 import io.cepheus.runtime.internal.timer.TimerService;
 import io.cepheus.runtime.time.Clock;
@@ -73,12 +73,10 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * @param <T> the element type
  * @param <R> the result type
  */
-public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
+public final class SliceWindowOperator<T, R> extends KeyedOperator<T> {
 
     private static final long NONE = Long.MIN_VALUE;
 
-    private final int operatorId;
-    private final KeyDictionary keys;
     private final WindowOutput<T, R> output;
     private final AtomicLongArray published;
     private final IncrementalFunction<T, R> function;
@@ -92,7 +90,6 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
     private final long g;
     private final long slicesPerWindow;
     private final long lateness;
-    private KeyRelease keyRelease;
     /**
      * With a process function after the incremental one (no lateness: each window fires once and goes at once):
      * what evaluates it, with its window and per-key state, as {@link WindowOperator} does; null without one.
@@ -106,7 +103,6 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
     /** Whether the function is a reduce (slice values are elements) rather than an aggregate. */
     private final boolean reduces;
 
-    private long watermark = Long.MIN_VALUE;
     /** Every key's slices and pending times. */
     private final SliceTable table = new SliceTable();
     private final FiringCalendar calendar = FiringCalendar.keyOrdered();
@@ -121,7 +117,6 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
 
     private long firings;
     private long lateElements;
-    private long deadLetters;
     private long timersPending;
 
     /**
@@ -169,11 +164,10 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
     public SliceWindowOperator(int operatorId, KeyDictionary keys, TimerService timers, Clock clock,
             WindowSpec<T, ?, ?> spec, WindowOutput<T, R> output, AtomicLongArray published,
             EventCodec<Object> accumulatorCodec, boolean snapshots, EventCodec<Object> stateCodec) {
+        super(operatorId, keys, timers);
         if (!supports(spec)) {
             throw new IllegalArgumentException("the slice window operator cannot run " + spec);
         }
-        this.operatorId = operatorId;
-        this.keys = keys;
         this.output = output;
         this.published = published;
         this.function = new IncrementalFunction<>(spec);
@@ -185,7 +179,6 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         this.slicesPerWindow = grid.slicesPerWindow;
         this.lateness = grid.lateness;
         this.combiner = function.combiner();
-        this.keyRelease = KeyRelease.unlessTimersPending(keys, timers);
         this.time = spec.process() instanceof PassThrough ? null : new WindowTime(clock);
         // a window's process state is cleared when it fires (its one firing): only the per-key state outlives it
         this.emitter = time == null ? null : new WindowEmitter<>((WindowSpec) spec, keys, output, time, null,
@@ -193,16 +186,6 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         this.accumulatorCodec = accumulatorCodec;
         this.stateCodec = stateCodec;
         this.reduces = spec.reduce() != null;
-    }
-
-    @Override
-    public int operatorId() {
-        return operatorId;
-    }
-
-    @Override
-    public void keyRelease(KeyRelease release) {
-        this.keyRelease = release;
     }
 
     @Override
@@ -374,10 +357,9 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
 
     @Override
     public boolean beginWatermark(long newWatermark) {
-        if (newWatermark <= watermark) {
+        if (!advanceWatermark(newWatermark)) {
             return false;
         }
-        watermark = newWatermark;
         if (time != null) {
             time.advance(newWatermark);
         }
@@ -593,11 +575,6 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         return lateElements;
     }
 
-    @Override
-    public long deadLetters() {
-        return deadLetters;
-    }
-
     /**
      * Writes the watermark, counters, the queue's bounds and every key's slices ({@link SliceTable#writeKey}). The
      * calendar is not written: each key's entries follow from its pending firing and cleanup times, and a drained
@@ -614,7 +591,7 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         out.writeInt(table.keysHeld());
         for (int s = 0, n = table.slotBound(); s < n; s++) {
             if (table.held(s)) {
-                keyCodec.write(keys.keyOf(table.keyAtSlot(s)), out);
+                writeKey(out, keyCodec, table.keyAtSlot(s));
                 table.writeKey(s, out, values);
             }
         }
@@ -635,16 +612,9 @@ public final class SliceWindowOperator<T, R> implements ShardOperator<T> {
         lateElements = in.readLong();
         deadLetters = in.readLong();
         table.readQueue(in);
-        int live = in.readInt();
-        if (live < 0) {
-            throw new IOException("a slice window operator with " + live + " keys");
-        }
+        int live = readCount(in, "a slice window operator with %d keys");
         for (int i = 0; i < live; i++) {
-            Object key = keyCodec.read(in);
-            int id = keys.idOf(key);
-            if (table.holds(id)) {
-                throw new IOException("key " + key + " appears twice in the slice window operator's state");
-            }
+            int id = readKey(in, keyCodec, "the slice window operator's state");
             int slot = table.readKey(id, in, values);
             long timerAt = table.timerAt(slot);
             long cleanupAt = table.cleanupAt(slot);

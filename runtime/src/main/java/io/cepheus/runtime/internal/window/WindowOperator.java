@@ -2,7 +2,7 @@ package io.cepheus.runtime.internal.window;
 
 import io.cepheus.nfa.EventCodec;
 import io.cepheus.runtime.internal.shard.KeyDictionary;
-import io.cepheus.runtime.internal.shard.ShardOperator;
+import io.cepheus.runtime.internal.shard.KeyedOperator;
 import io.cepheus.runtime.internal.shard.TimerNamespace;
 import io.cepheus.runtime.internal.timer.TimerService;
 import io.cepheus.runtime.time.Clock;
@@ -50,7 +50,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * @param <V> the values the process function receives
  * @param <R> the result type
  */
-public final class WindowOperator<T, V, R> implements ShardOperator<T> {
+public final class WindowOperator<T, V, R> extends KeyedOperator<T> {
 
     /** Published counters, in the order of {@link io.cepheus.runtime.window.WindowMetrics}' components. */
     public static final int M_WINDOWS = 0;
@@ -73,8 +73,6 @@ public final class WindowOperator<T, V, R> implements ShardOperator<T> {
     /** Number of published counters. */
     public static final int METRICS = 9;
 
-    private final int operatorId;
-    private final KeyDictionary keys;
     private final WindowSpec<T, V, R> spec;
     private final WindowOutput<T, R> output;
     private final AtomicLongArray published;
@@ -83,7 +81,6 @@ public final class WindowOperator<T, V, R> implements ShardOperator<T> {
     private final boolean global;
     private final boolean eventTime;
     private final long lateness;
-    private KeyRelease keyRelease;
     /** Snapshot codecs (null without snapshots or when not needed) and the trigger's states by declaration. */
     private final EventCodec<Object> accumulatorCodec;
     private final EventCodec<Object> stateCodec;
@@ -102,7 +99,6 @@ public final class WindowOperator<T, V, R> implements ShardOperator<T> {
     private long windows;
     private long keysWithWindows;
     private long lateElements;
-    private long deadLetters;
 
     // ---- reused per element (single-threaded)
     private long[] assigned = new long[16];
@@ -126,10 +122,9 @@ public final class WindowOperator<T, V, R> implements ShardOperator<T> {
     public WindowOperator(int operatorId, KeyDictionary keys, TimerService timers, Clock clock,
             WindowSpec<T, V, R> spec, WindowOutput<T, R> output, AtomicLongArray published, boolean snapshots,
             EventCodec<Object> accumulators, EventCodec<Object> stateCodec) {
+        super(operatorId, keys, timers);
         this.accumulatorCodec = accumulators;
         this.stateCodec = stateCodec;
-        this.operatorId = operatorId;
-        this.keys = keys;
         this.spec = spec;
         this.output = output;
         this.published = published;
@@ -149,17 +144,6 @@ public final class WindowOperator<T, V, R> implements ShardOperator<T> {
                 slots, contents, triggerCtx, trigger, emitter, eventTime,
                 spec.mode() == AccumulationMode.ACCUMULATING_AND_RETRACTING) : null;
         this.assignerContext = clock::millis;
-        this.keyRelease = KeyRelease.unlessTimersPending(keys, timers);
-    }
-
-    @Override
-    public int operatorId() {
-        return operatorId;
-    }
-
-    @Override
-    public void keyRelease(KeyRelease release) {
-        this.keyRelease = release;
     }
 
     @Override
@@ -444,11 +428,6 @@ public final class WindowOperator<T, V, R> implements ShardOperator<T> {
     @Override
     public long lateEvents() {
         return lateElements;
-    }
-
-    @Override
-    public long deadLetters() {
-        return deadLetters;
     }
 
     @Override
