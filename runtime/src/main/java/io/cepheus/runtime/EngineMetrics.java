@@ -24,6 +24,26 @@ public record EngineMetrics(List<ShardMetrics> shards) {
         return sum;
     }
 
+    /**
+     * @param pattern a pattern's id ({@link PatternStream#id()})
+     * @return its counters summed over the shards
+     * @throws IllegalArgumentException if the engine has no pattern of that id
+     */
+    public PatternMetrics pattern(int pattern) {
+        PatternMetrics sum = null;
+        for (ShardMetrics s : shards) {
+            for (PatternMetrics p : s.patterns()) {
+                if (p.pattern() == pattern) {
+                    sum = sum == null ? p : sum.plus(p);
+                }
+            }
+        }
+        if (sum == null) {
+            throw new IllegalArgumentException("no pattern " + pattern + " on this engine");
+        }
+        return sum;
+    }
+
     /** @return the lowest shard watermark: the engine's event-time progress */
     public long watermark() {
         long min = Long.MAX_VALUE;

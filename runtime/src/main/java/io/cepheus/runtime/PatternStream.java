@@ -12,6 +12,8 @@ import io.cepheus.runtime.internal.shard.OperatorRegistry;
 import io.cepheus.runtime.internal.shard.UserFailures;
 import io.cepheus.runtime.time.Clock;
 import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
@@ -42,6 +44,8 @@ public final class PatternStream<T> {
     private volatile PatternProcessFunction<T> process;
     private volatile boolean processingTime;
     private final SideOutputs sideOutputs = new SideOutputs("PatternStream");
+    /** The pattern's operator on each shard, for its published counters. */
+    private final List<CepOperator<T>> operators = new CopyOnWriteArrayList<>();
 
 
     /** Registers the pattern: every shard runs its own operator for it, over the keys it owns. */
@@ -57,6 +61,7 @@ public final class PatternStream<T> {
             } else {
                 operator.shareBuffer(shard.patternBuffer(tieBreaker));
             }
+            operators.add(operator);
             return operator;
         });
     }
@@ -236,6 +241,18 @@ public final class PatternStream<T> {
     /** @return the pattern's position on the engine, also its operators' id on every shard */
     public int id() {
         return id;
+    }
+
+    /**
+     * @return the pattern's counters summed over the shards, as of each shard's latest batch (zeros before the
+     *         engine starts); any thread
+     */
+    public PatternMetrics metrics() {
+        PatternMetrics sum = new PatternMetrics(id, 0, 0, 0, 0, 0, 0);
+        for (CepOperator<T> operator : operators) {
+            sum = sum.plus(operator.publishedPatternMetrics());
+        }
+        return sum;
     }
 
     /** @return the compiled pattern */

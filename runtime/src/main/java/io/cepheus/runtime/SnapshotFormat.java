@@ -19,7 +19,7 @@ import java.util.zip.CRC32C;
 /**
  * The engine snapshot format, shared by live snapshots and the test harness.
  *
- * <p>Version 3: a 16-byte header (magic, format version, length of the body, CRC32C of the body), then the
+ * <p>The layout: a 16-byte header (magic, format version, length of the body, CRC32C of the body), then the
  * body: shard count, operator count, each operator's description, and one length-prefixed part per shard, as
  * the shard writes it (its watermarks, its key dictionary, then each operator's state).
  *
@@ -36,9 +36,10 @@ final class SnapshotFormat {
     /**
      * 2: header with body length and CRC32C; patterns described with their structure fingerprint. 3: each shard
      * part holds its key dictionary (keys with their ids, free ids in reuse order). 4: the slice window operator
-     * writes its queue (bounds and front slices) once, then each key's slices by slice number.
+     * writes its queue (bounds and front slices) once, then each key's slices by slice number. 5: a pattern
+     * operator's counters include its rejected partial matches. Any other version is refused by name.
      */
-    private static final int VERSION = 4;
+    private static final int VERSION = 5;
     private static final int HEADER_BYTES = 16;
     /** Bodies are read in growing chunks, so a corrupt length in a short stream cannot allocate gigabytes. */
     private static final int FIRST_CHUNK = 64 * 1024;

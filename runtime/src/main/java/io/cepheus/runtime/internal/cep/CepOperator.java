@@ -6,6 +6,7 @@ import io.cepheus.nfa.MatchSink;
 import io.cepheus.nfa.NfaMatcher;
 import io.cepheus.nfa.NfaOptions;
 import io.cepheus.nfa.NfaState;
+import io.cepheus.runtime.PatternMetrics;
 import io.cepheus.runtime.internal.shard.GroupPrefetch;
 import io.cepheus.runtime.internal.shard.KeyDictionary;
 import io.cepheus.runtime.internal.shard.KeyedOperator;
@@ -15,6 +16,7 @@ import io.cepheus.runtime.internal.timer.KeyTimer;
 import io.cepheus.runtime.internal.timer.TimerService;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * One pattern on one shard: Flink's {@code CepOperator} semantics on Cepheus' NFA, in event time (below) or
@@ -149,6 +151,16 @@ public final class CepOperator<T> extends KeyedOperator<T> {
     private long matches;
     /** Timeouts counted before a restore (the matcher's own counter starts at zero). */
     private long restoredTimeouts;
+    /** Rejected partial matches counted before a restore. */
+    private long restoredRejections;
+    // the counters readers on other threads see, published at the end of each batch
+    private static final int P_MATCHES = 0;
+    private static final int P_TIMEOUTS = 1;
+    private static final int P_PARTIAL = 2;
+    private static final int P_REJECTED = 3;
+    private static final int P_LATE = 4;
+    private static final int P_DEAD = 5;
+    private final AtomicLongArray published = new AtomicLongArray(6);
 
     /**
      * @param operatorId identifies this operator's timers in the shared timer service
@@ -609,6 +621,7 @@ public final class CepOperator<T> extends KeyedOperator<T> {
         out.writeLong(deadLetters);
         out.writeLong(matches);
         out.writeLong(timeouts());
+        out.writeLong(rejectedPartialMatches());
         int live = 0;
         for (NfaState st : states) {
             live += st == null ? 0 : 1;
@@ -652,6 +665,7 @@ public final class CepOperator<T> extends KeyedOperator<T> {
         deadLetters = in.readLong();
         matches = in.readLong();
         restoredTimeouts = in.readLong() - matcher.timeoutsEmitted();
+        restoredRejections = in.readLong() - matcher.rejectedPartialMatches();
         int live = readCount(in, "a pattern operator with %d keys");
         int[] restored = new int[live];
         for (int i = 0; i < live; i++) {
@@ -687,6 +701,29 @@ public final class CepOperator<T> extends KeyedOperator<T> {
     @Override
     public long lateEvents() {
         return lateEvents;
+    }
+
+    /** @return partial matches dropped at a key's bound so far */
+    @Override
+    public long rejectedPartialMatches() {
+        return restoredRejections + matcher.rejectedPartialMatches();
+    }
+
+    /** Publishes the counters for readers on other threads ({@link #publishedPatternMetrics}); shard thread. */
+    @Override
+    public void endOfBatch() {
+        published.lazySet(P_MATCHES, matches);
+        published.lazySet(P_TIMEOUTS, timeouts());
+        published.lazySet(P_PARTIAL, partialMatches());
+        published.lazySet(P_REJECTED, rejectedPartialMatches());
+        published.lazySet(P_LATE, lateEvents);
+        published.lazySet(P_DEAD, deadLetters);
+    }
+
+    @Override
+    public PatternMetrics publishedPatternMetrics() {
+        return new PatternMetrics(operatorId, published.get(P_MATCHES), published.get(P_TIMEOUTS),
+                published.get(P_PARTIAL), published.get(P_REJECTED), published.get(P_LATE), published.get(P_DEAD));
     }
 
     /** @return live partial matches over this operator's keys */

@@ -257,7 +257,7 @@ public final class CepShard<T> implements Agent, ShardContext<T>, Consumer<Shard
 
     /** @return the counters published at the end of the latest batch; any thread may call it */
     public ShardMetrics metrics() {
-        return counters.metrics(inbox.size());
+        return counters.metrics(operators, inbox.size());
     }
 
     /** Receives a shard's part of a snapshot, on the shard thread. */

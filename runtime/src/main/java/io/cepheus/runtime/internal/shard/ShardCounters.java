@@ -1,6 +1,8 @@
 package io.cepheus.runtime.internal.shard;
 
+import io.cepheus.runtime.PatternMetrics;
 import io.cepheus.runtime.ShardMetrics;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLongArray;
 
@@ -13,7 +15,6 @@ import java.util.concurrent.atomic.AtomicLongArray;
  */
 final class ShardCounters {
 
-    // slots in the order of ShardMetrics' components
     private static final int EVENTS = 0;
     private static final int LATE = 1;
     private static final int DEAD = 2;
@@ -24,7 +25,8 @@ final class ShardCounters {
     private static final int ENTRIES = 7;
     private static final int KEYS = 8;
     private static final int WATERMARK = 9;
-    private final AtomicLongArray published = new AtomicLongArray(10);
+    private static final int REJECTED = 10;
+    private final AtomicLongArray published = new AtomicLongArray(11);
     private final int shard;
 
     /** @param shard the shard's number */
@@ -47,6 +49,7 @@ final class ShardCounters {
         long matches = 0;
         long timeouts = 0;
         long partial = 0;
+        long rejected = 0;
         long buffered = 0;
         long entries = 0;
         for (int i = 0; i < operators.size(); i++) {
@@ -57,6 +60,7 @@ final class ShardCounters {
             matches += op.matches();
             timeouts += op.timeouts();
             partial += op.partialMatches();
+            rejected += op.rejectedPartialMatches();
             buffered += op.bufferedEvents();
             entries += op.bufferedEntries();
         }
@@ -66,6 +70,7 @@ final class ShardCounters {
         published.lazySet(MATCHES, matches);
         published.lazySet(TIMEOUTS, timeouts);
         published.lazySet(PARTIAL, partial);
+        published.lazySet(REJECTED, rejected);
         published.lazySet(BUFFERED, buffered);
         published.lazySet(ENTRIES, entries);
         published.lazySet(KEYS, keys);
@@ -73,12 +78,21 @@ final class ShardCounters {
     }
 
     /**
+     * @param operators  the shard's operators (fixed once it runs), for each pattern's own published counters
      * @param queueDepth records waiting in the shard's inbox, read live
      * @return the counters as published at the end of the latest batch; any thread
      */
-    ShardMetrics metrics(int queueDepth) {
+    <T> ShardMetrics metrics(List<ShardOperator<T>> operators, int queueDepth) {
+        List<PatternMetrics> patterns = new ArrayList<>();
+        for (ShardOperator<T> op : operators) {
+            PatternMetrics p = op.publishedPatternMetrics();
+            if (p != null) {
+                patterns.add(p);
+            }
+        }
         return new ShardMetrics(shard, published.get(EVENTS), published.get(LATE), published.get(DEAD),
-                published.get(MATCHES), published.get(TIMEOUTS), published.get(PARTIAL), published.get(BUFFERED),
-                published.get(ENTRIES), published.get(KEYS), published.get(WATERMARK), queueDepth);
+                published.get(MATCHES), published.get(TIMEOUTS), published.get(PARTIAL), published.get(REJECTED),
+                published.get(BUFFERED), published.get(ENTRIES), published.get(KEYS), published.get(WATERMARK),
+                queueDepth, patterns);
     }
 }

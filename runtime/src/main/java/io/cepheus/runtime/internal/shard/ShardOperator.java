@@ -1,6 +1,7 @@
 package io.cepheus.runtime.internal.shard;
 
 import io.cepheus.nfa.EventCodec;
+import io.cepheus.runtime.PatternMetrics;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
@@ -96,6 +97,19 @@ public interface ShardOperator<T> {
     /** @return CEP timeouts so far (0 for other operators) */
     default long timeouts() {
         return 0;
+    }
+
+    /** @return CEP partial matches dropped at a key's bound so far (0 for other operators) */
+    default long rejectedPartialMatches() {
+        return 0;
+    }
+
+    /**
+     * @return a pattern's counters as published at the end of the shard's latest batch, for readers on any thread;
+     *         null for operators that are not patterns
+     */
+    default PatternMetrics publishedPatternMetrics() {
+        return null;
     }
 
     /** @return CEP partial matches alive (0 for other operators) */
