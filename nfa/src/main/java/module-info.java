@@ -5,4 +5,6 @@
 module io.cepheus.nfa {
     requires transitive io.cepheus.pattern;
     exports io.cepheus.nfa;
+    // memory hints for the runtime's batched steps (CacheHints); not part of the NFA's API
+    exports io.cepheus.nfa.internal to io.cepheus.runtime;
 }

@@ -85,37 +85,6 @@ public final class NfaMatcher<T> {
     }
 
     /**
-     * A memory hint for callers that step many keys in a batch: reads the key state's own fields, which
-     * {@link #process} and {@link #advanceTime} read first, and changes nothing. With many keys these states
-     * do not fit in the CPU cache and each step starts with a miss; reading the states of the next several keys
-     * in one loop first lets their misses overlap instead of being paid one after another. Java has no prefetch
-     * instruction, so the hint is an ordinary read whose result the caller should sum and keep (a value of no
-     * meaning: a read whose result is never used may be removed by the compiler).
-     *
-     * <p>Callers should keep only primitives from such a loop: storing the states into an array or field of a
-     * long-lived object makes the garbage collector's write barrier (G1's post barrier) run a memory fence,
-     * which waits for every outstanding miss and serializes them again.
-     *
-     * @param state a state created by this matcher (any other yields 0)
-     * @return a value of no meaning, to be summed
-     */
-    public int touchState(NfaState state) {
-        return engine.touchState(state);
-    }
-
-    /**
-     * The second level of the hint {@link #touchState}: reads the first cache line of the state's storage of
-     * further partial matches, when it has more than one. Useful once the state itself has been read (after a
-     * {@link #touchState} loop over the same keys), as that is where the reference to the storage is.
-     *
-     * @param state a state created by this matcher (any other yields 0)
-     * @return a value of no meaning, to be summed
-     */
-    public int touchPartialMatches(NfaState state) {
-        return engine.touchPartialMatches(state);
-    }
-
-    /**
      * Whether processing {@code event} on a new state (a key with no partial matches yet) would change nothing:
      * start no partial match, complete none, emit nothing. A caller that keeps no state for idle keys, as the
      * runtime does, can then skip making one for this event.

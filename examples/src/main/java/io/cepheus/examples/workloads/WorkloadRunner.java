@@ -6,6 +6,7 @@ import io.cepheus.nfa.CompiledPattern;
 import io.cepheus.nfa.NfaCompiler;
 import io.cepheus.nfa.NfaMatcher;
 import io.cepheus.nfa.NfaState;
+import io.cepheus.nfa.internal.CacheHints;
 import java.util.Objects;
 
 /**
@@ -23,8 +24,8 @@ import java.util.Objects;
  * <p>Read-ahead ({@link #withReadAhead}): with tens of thousands of keys the states do not fit in the CPU cache,
  * and each {@code process} call starts by waiting for its key's state to come from memory, one key after
  * another. With read-ahead the loop takes the events in groups and, before stepping any of them, reads every
- * key's state of the group ({@link NfaMatcher#touchState}) and then its storage of further partial matches
- * ({@link NfaMatcher#touchPartialMatches}), so that their misses overlap. These loops keep only an int sum: they
+ * key's state of the group ({@link CacheHints#touchState}) and then its storage of further partial matches
+ * ({@link CacheHints#touchPartialMatches}), so that their misses overlap. These loops keep only an int sum: they
  * store no reference, as the matcher's Javadoc asks. The events are still stepped one by one, in order, through
  * the same step API, so the results are those of the plain loop.
  *
@@ -221,13 +222,13 @@ public final class WorkloadRunner {
         for (int i = from; i < to; i++) {
             int slot = states.indexOf(keys[i]);
             if (slot >= 0) {
-                sum += matcher.touchState(states.indexGet(slot));
+                sum += CacheHints.touchState(states.indexGet(slot));
             }
         }
         for (int i = from; i < to; i++) {
             int slot = states.indexOf(keys[i]);
             if (slot >= 0) {
-                sum += matcher.touchPartialMatches(states.indexGet(slot));
+                sum += CacheHints.touchPartialMatches(states.indexGet(slot));
             }
         }
         return sum;

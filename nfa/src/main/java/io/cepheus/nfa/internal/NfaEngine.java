@@ -217,16 +217,6 @@ public final class NfaEngine<T> {
         }
     }
 
-    /** See {@code NfaMatcher#touchState}: no ownership check, nothing written. */
-    public int touchState(NfaState nfaState) {
-        return nfaState instanceof KeyState st ? st.touchFields() : 0;
-    }
-
-    /** See {@code NfaMatcher#touchPartialMatches}: no ownership check, nothing written. */
-    public int touchPartialMatches(NfaState nfaState) {
-        return nfaState instanceof KeyState st ? st.touchMore() : 0;
-    }
-
     /** Advances the key to the event's time, then matches the event. See {@code NfaMatcher#process}. */
     public void process(NfaState nfaState, T event, long timestamp, MatchSink<T> sink) {
         KeyState st = own(nfaState);

@@ -6,6 +6,7 @@ import io.cepheus.nfa.MatchSink;
 import io.cepheus.nfa.NfaMatcher;
 import io.cepheus.nfa.NfaOptions;
 import io.cepheus.nfa.NfaState;
+import io.cepheus.nfa.internal.CacheHints;
 import io.cepheus.runtime.PatternMetrics;
 import io.cepheus.runtime.internal.shard.GroupPrefetch;
 import io.cepheus.runtime.internal.shard.KeyDictionary;
@@ -46,8 +47,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * CPU cache, and a step starts with a miss on its key's state, then on what the state points to: paid one after
  * another, these misses are a large part of what a step costs. Every loop over keys here (the released events,
  * the keys advanced to the watermark, the due keys, the keys settled) therefore first reads, for the next
- * {@code GROUP} (16) keys, their states ({@link NfaMatcher#touchState}), then in a second loop what those point to
- * ({@link NfaMatcher#touchPartialMatches}), and only then processes them one by one in the unchanged order: the
+ * {@code GROUP} (16) keys, their states ({@link CacheHints#touchState}), then in a second loop what those point to
+ * ({@link CacheHints#touchPartialMatches}), and only then processes them one by one in the unchanged order: the
  * misses of a group overlap. The read-ahead loops keep nothing but an int sum: storing the states' references
  * into a scratch array would run G1's post-write barrier, whose memory fence waits for the outstanding misses and
  * serializes them again. Reading ahead costs instructions, and pays only when the states really miss: with few
@@ -427,13 +428,13 @@ public final class CepOperator<T> extends KeyedOperator<T> {
         for (int i = from; i < to; i++) {
             int id = ids[i];
             if (id < sts.length && sts[id] != null) {
-                sum += matcher.touchState(sts[id]);
+                sum += CacheHints.touchState(sts[id]);
             }
         }
         for (int i = from; i < to; i++) {
             int id = ids[i];
             if (id < sts.length && sts[id] != null) {
-                sum += matcher.touchPartialMatches(sts[id]);
+                sum += CacheHints.touchPartialMatches(sts[id]);
             }
         }
         readAheadSink += sum;
@@ -456,7 +457,7 @@ public final class CepOperator<T> extends KeyedOperator<T> {
             for (int i = 0; i < n; i++) {
                 int id = released.upcomingKey(i);
                 if (id < sts.length && sts[id] != null) {
-                    sum += matcher.touchState(sts[id]);
+                    sum += CacheHints.touchState(sts[id]);
                 }
             }
         }
@@ -464,7 +465,7 @@ public final class CepOperator<T> extends KeyedOperator<T> {
             if (keyStates) {
                 int id = released.upcomingKey(i);
                 if (id < sts.length && sts[id] != null) {
-                    sum += matcher.touchPartialMatches(sts[id]);
+                    sum += CacheHints.touchPartialMatches(sts[id]);
                 }
             }
             sum += GroupPrefetch.touch(released.upcomingEvent(i));
