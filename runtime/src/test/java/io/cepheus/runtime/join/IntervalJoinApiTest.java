@@ -119,6 +119,46 @@ class IntervalJoinApiTest {
     }
 
     /**
+     * A full outer join reports both sides' unmatched elements, each once its own interval has closed: an order
+     * with no payment when the watermark passes {@code order.ts + upper}, a payment with no order when it passes
+     * {@code payment.ts - lower}; a joined pair comes once, and neither of its elements is ever reported unmatched.
+     */
+    @Test
+    void fullOuterReportsUnmatchedElementsOfBothSidesWhenTheirIntervalsClose() {
+        CepEngine<Ev> engine = CepEngine.<Ev>builder().shards(2).inboxCapacity(64).build();
+        List<String> out = new ArrayList<>();
+        IntervalJoinStream<Ev, Order, Payment, String> join = engine.keyBy(Ev::id)
+                .intervalJoin(Order.class, Payment.class)
+                .between(Duration.ofMinutes(-1), Duration.ofMinutes(5))
+                .fullOuter()
+                .<String>process((o, p, ctx, c) -> c.collect(o == null ? "PAYMENT WITHOUT ORDER " + p.id()
+                        : p == null ? "ORDER WITHOUT PAYMENT " + o.id() : "PAID " + o.id()))
+                .results((key, line, ts) -> out.add(line + " @" + ts));
+        Producer<Ev> in = engine.newProducer();
+        CepTestHarness<Ev> h = CepTestHarness.start(engine);
+        in.send(new Order("o1", 0), 0);               // never paid
+        in.send(new Order("o2", 10_000), 10_000);     // paid 20 s later
+        in.send(new Payment("o2", 30_000), 30_000);
+        in.send(new Payment("p9", 100_000), 100_000); // no order: its interval closes at 100 s + 1 min
+        in.watermark(160_000);
+        h.runUntilIdle();
+        assertEquals(List.of("PAID o2 @30000"), out, "nothing has closed yet");
+        in.watermark(160_001);
+        h.runUntilIdle();
+        assertEquals(List.of("PAID o2 @30000", "PAYMENT WITHOUT ORDER p9 @160000"), out);
+        in.watermark(300_001);
+        h.runUntilIdle();
+        assertEquals(List.of("PAID o2 @30000", "PAYMENT WITHOUT ORDER p9 @160000", "ORDER WITHOUT PAYMENT o1 @300000"),
+                out);
+        in.watermark(Long.MAX_VALUE);
+        h.runUntilIdle();
+        assertEquals(3, out.size(), "the paid order and its payment are never reported unmatched");
+        assertEquals(1, join.metrics().unmatchedLeft());
+        assertEquals(1, join.metrics().unmatchedRight());
+        h.close();
+    }
+
+    /**
      * Where Flink drops an element when the watermark <em>reaches</em> its bound, Cepheus waits until it
      * <em>passes</em> it, so an on-time partner stamped exactly at the bound still joins: the left side is
      * conformance case 33, and the right side (dropped at {@code right.ts - lower}) mirrors it.
