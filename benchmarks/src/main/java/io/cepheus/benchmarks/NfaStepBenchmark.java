@@ -1,11 +1,11 @@
 package io.cepheus.benchmarks;
 
-import io.cepheus.examples.workloads.BenchEvent;
-import io.cepheus.examples.workloads.CountingSink;
-import io.cepheus.examples.workloads.Workload;
-import io.cepheus.examples.workloads.WorkloadGenerator;
-import io.cepheus.examples.workloads.WorkloadStream;
-import io.cepheus.examples.workloads.Workloads;
+import io.cepheus.benchmarks.workloads.BenchEvent;
+import io.cepheus.benchmarks.workloads.CountingSink;
+import io.cepheus.benchmarks.workloads.Workload;
+import io.cepheus.benchmarks.workloads.WorkloadGenerator;
+import io.cepheus.benchmarks.workloads.WorkloadStream;
+import io.cepheus.benchmarks.workloads.Workloads;
 import io.cepheus.nfa.NfaCompiler;
 import io.cepheus.nfa.NfaMatcher;
 import io.cepheus.nfa.NfaState;

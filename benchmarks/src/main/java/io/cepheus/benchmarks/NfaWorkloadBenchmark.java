@@ -1,6 +1,6 @@
 package io.cepheus.benchmarks;
 
-import io.cepheus.examples.workloads.*;
+import io.cepheus.benchmarks.workloads.*;
 import com.carrotsearch.hppc.IntObjectHashMap;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

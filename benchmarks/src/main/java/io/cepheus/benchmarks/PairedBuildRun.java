@@ -2,14 +2,14 @@ package io.cepheus.benchmarks;
 
 import com.carrotsearch.hppc.IntObjectHashMap;
 import com.carrotsearch.hppc.cursors.ObjectCursor;
-import io.cepheus.examples.workloads.BenchEvent;
-import io.cepheus.examples.workloads.CountingSink;
-import io.cepheus.examples.workloads.MatchChecksum;
-import io.cepheus.examples.workloads.Workload;
-import io.cepheus.examples.workloads.WorkloadGenerator;
-import io.cepheus.examples.workloads.WorkloadRunner;
-import io.cepheus.examples.workloads.WorkloadStream;
-import io.cepheus.examples.workloads.Workloads;
+import io.cepheus.benchmarks.workloads.BenchEvent;
+import io.cepheus.benchmarks.workloads.CountingSink;
+import io.cepheus.benchmarks.workloads.MatchChecksum;
+import io.cepheus.benchmarks.workloads.Workload;
+import io.cepheus.benchmarks.workloads.WorkloadGenerator;
+import io.cepheus.benchmarks.workloads.WorkloadRunner;
+import io.cepheus.benchmarks.workloads.WorkloadStream;
+import io.cepheus.benchmarks.workloads.Workloads;
 import io.cepheus.nfa.NfaCompiler;
 import io.cepheus.nfa.NfaMatcher;
 import io.cepheus.nfa.NfaState;
@@ -154,7 +154,7 @@ public final class PairedBuildRun {
     }
 
     /** @return the fingerprint every workload spec prints: timeouts only where the workload counts them */
-    private static String fingerprint(Workload workload, io.cepheus.examples.workloads.RunResult r) {
+    private static String fingerprint(Workload workload, io.cepheus.benchmarks.workloads.RunResult r) {
         return fingerprint(r.matches(), workload.countsTimeouts() ? r.timeouts() : 0, r.checksum());
     }
 

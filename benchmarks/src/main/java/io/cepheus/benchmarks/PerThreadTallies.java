@@ -1,6 +1,6 @@
 package io.cepheus.benchmarks;
 
-import io.cepheus.examples.workloads.*;
+import io.cepheus.benchmarks.workloads.*;
 import java.util.Arrays;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;

@@ -1,6 +1,6 @@
 package io.cepheus.benchmarks;
 
-import io.cepheus.examples.workloads.*;
+import io.cepheus.benchmarks.workloads.*;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,6 +1,6 @@
 package io.cepheus.benchmarks;
 
-import io.cepheus.examples.workloads.*;
+import io.cepheus.benchmarks.workloads.*;
 import io.cepheus.nfa.Match;
 import io.cepheus.pattern.Pattern;
 import io.cepheus.runtime.CepEngine;

@@ -8,7 +8,7 @@ package io.cepheus.benchmarks;
  * the only other reader is the benchmark thread after {@code CepEngine.close()} has waited for every shard to
  * finish, which orders all these writes before its reads.
  */
-import io.cepheus.examples.workloads.*;
+import io.cepheus.benchmarks.workloads.*;
 final class ThreadTally {
 
     long matches;

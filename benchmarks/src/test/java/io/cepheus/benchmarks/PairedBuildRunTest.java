@@ -3,9 +3,9 @@ package io.cepheus.benchmarks;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.cepheus.examples.workloads.Workload;
-import io.cepheus.examples.workloads.WorkloadGenerator;
-import io.cepheus.examples.workloads.WorkloadStream;
+import io.cepheus.benchmarks.workloads.Workload;
+import io.cepheus.benchmarks.workloads.WorkloadGenerator;
+import io.cepheus.benchmarks.workloads.WorkloadStream;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,6 +1,6 @@
 package io.cepheus.benchmarks;
 
-import io.cepheus.examples.workloads.*;
+import io.cepheus.benchmarks.workloads.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

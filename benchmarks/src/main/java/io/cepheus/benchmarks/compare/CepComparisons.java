@@ -1,8 +1,8 @@
 package io.cepheus.benchmarks.compare;
 
-import io.cepheus.examples.workloads.RunResult;
-import io.cepheus.examples.workloads.Workload;
-import io.cepheus.examples.workloads.WorkloadStream;
+import io.cepheus.benchmarks.workloads.RunResult;
+import io.cepheus.benchmarks.workloads.Workload;
+import io.cepheus.benchmarks.workloads.WorkloadStream;
 import java.util.List;
 import java.util.Locale;
 

@@ -1,8 +1,8 @@
 package io.cepheus.benchmarks.compare;
 
-import io.cepheus.examples.workloads.BenchEvent;
-import io.cepheus.examples.workloads.Workload;
-import io.cepheus.examples.workloads.WorkloadStream;
+import io.cepheus.benchmarks.workloads.BenchEvent;
+import io.cepheus.benchmarks.workloads.Workload;
+import io.cepheus.benchmarks.workloads.WorkloadStream;
 
 /**
  * The first {@code length} events of a generated workload stream: what both engines of a CEP comparison are

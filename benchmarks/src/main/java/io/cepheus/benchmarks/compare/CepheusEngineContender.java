@@ -1,9 +1,9 @@
 package io.cepheus.benchmarks.compare;
 
-import io.cepheus.examples.workloads.BenchEvent;
-import io.cepheus.examples.workloads.MatchChecksum;
-import io.cepheus.examples.workloads.RunResult;
-import io.cepheus.examples.workloads.Workloads;
+import io.cepheus.benchmarks.workloads.BenchEvent;
+import io.cepheus.benchmarks.workloads.MatchChecksum;
+import io.cepheus.benchmarks.workloads.RunResult;
+import io.cepheus.benchmarks.workloads.Workloads;
 import io.cepheus.pattern.Pattern;
 import io.cepheus.runtime.CepEngine;
 import io.cepheus.runtime.CepTestHarness;

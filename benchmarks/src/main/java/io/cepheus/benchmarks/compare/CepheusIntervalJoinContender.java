@@ -1,6 +1,6 @@
 package io.cepheus.benchmarks.compare;
 
-import io.cepheus.examples.workloads.RunResult;
+import io.cepheus.benchmarks.workloads.RunResult;
 import io.cepheus.runtime.CepEngine;
 import io.cepheus.runtime.CepTestHarness;
 import io.cepheus.runtime.Producer;

@@ -2,10 +2,10 @@ package io.cepheus.benchmarks.compare;
 
 import com.carrotsearch.hppc.IntObjectHashMap;
 import com.carrotsearch.hppc.cursors.ObjectCursor;
-import io.cepheus.examples.workloads.BenchEvent;
-import io.cepheus.examples.workloads.CountingSink;
-import io.cepheus.examples.workloads.RunResult;
-import io.cepheus.examples.workloads.Workloads;
+import io.cepheus.benchmarks.workloads.BenchEvent;
+import io.cepheus.benchmarks.workloads.CountingSink;
+import io.cepheus.benchmarks.workloads.RunResult;
+import io.cepheus.benchmarks.workloads.Workloads;
 import io.cepheus.nfa.CompiledPattern;
 import io.cepheus.nfa.NfaCompiler;
 import io.cepheus.nfa.NfaMatcher;
@@ -13,7 +13,7 @@ import io.cepheus.nfa.NfaState;
 
 /**
  * Cepheus's side of a CEP comparison: the bare NFA on one thread, exactly as
- * {@link io.cepheus.examples.workloads.WorkloadRunner} runs it with {@code Watermarks.AT_END} (one
+ * {@link io.cepheus.benchmarks.workloads.WorkloadRunner} runs it with {@code Watermarks.AT_END} (one
  * {@link NfaState} per key in an hppc map, {@code process} per event, {@code advanceTime(Long.MAX_VALUE)} on every
  * key at the end), except that the states stay referenced by the {@link Trial} after the run, so the harness can
  * measure the heap they retain. {@code ComparisonContendersTest} checks it reproduces WORKLOADS.md.

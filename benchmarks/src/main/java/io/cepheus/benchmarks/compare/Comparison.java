@@ -1,6 +1,6 @@
 package io.cepheus.benchmarks.compare;
 
-import io.cepheus.examples.workloads.RunResult;
+import io.cepheus.benchmarks.workloads.RunResult;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;

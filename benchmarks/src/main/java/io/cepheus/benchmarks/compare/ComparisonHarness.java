@@ -1,7 +1,7 @@
 package io.cepheus.benchmarks.compare;
 
 import io.cepheus.benchmarks.StopwatchClock;
-import io.cepheus.examples.workloads.RunResult;
+import io.cepheus.benchmarks.workloads.RunResult;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;

@@ -1,7 +1,7 @@
 package io.cepheus.benchmarks.compare;
 
-import io.cepheus.examples.workloads.MatchChecksum;
-import io.cepheus.examples.workloads.RunResult;
+import io.cepheus.benchmarks.workloads.MatchChecksum;
+import io.cepheus.benchmarks.workloads.RunResult;
 import java.util.List;
 import java.util.Locale;
 

@@ -1,7 +1,7 @@
 package io.cepheus.benchmarks.compare;
 
-import io.cepheus.examples.workloads.BenchEvent;
-import io.cepheus.examples.workloads.RunResult;
+import io.cepheus.benchmarks.workloads.BenchEvent;
+import io.cepheus.benchmarks.workloads.RunResult;
 import java.util.Queue;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
 import org.apache.flink.api.common.typeinfo.TypeInformation;

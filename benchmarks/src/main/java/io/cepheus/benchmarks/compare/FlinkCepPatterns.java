@@ -1,13 +1,13 @@
 package io.cepheus.benchmarks.compare;
 
-import io.cepheus.examples.workloads.BenchEvent;
-import io.cepheus.examples.workloads.Workload;
+import io.cepheus.benchmarks.workloads.BenchEvent;
+import io.cepheus.benchmarks.workloads.Workload;
 import java.time.Duration;
 import org.apache.flink.cep.pattern.Pattern;
 import org.apache.flink.cep.pattern.conditions.SimpleCondition;
 
 /**
- * The patterns of {@link io.cepheus.examples.workloads.Workloads}, written with Apache Flink CEP's own
+ * The patterns of {@link io.cepheus.benchmarks.workloads.Workloads}, written with Apache Flink CEP's own
  * {@link Pattern} builder, stage for stage: the same names, conditions ({@link SimpleCondition}s on the type
  * letter), contiguity, quantifiers, no after-match skipping ({@code Pattern.begin(name)} defaults to
  * {@code noSkip}, as ours does) and the window on the last stage. Flink's CEP operator takes the skip strategy

@@ -1,8 +1,8 @@
 package io.cepheus.benchmarks.compare;
 
-import io.cepheus.examples.workloads.Workload;
-import io.cepheus.examples.workloads.WorkloadGenerator;
-import io.cepheus.examples.workloads.WorkloadStream;
+import io.cepheus.benchmarks.workloads.Workload;
+import io.cepheus.benchmarks.workloads.WorkloadGenerator;
+import io.cepheus.benchmarks.workloads.WorkloadStream;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;

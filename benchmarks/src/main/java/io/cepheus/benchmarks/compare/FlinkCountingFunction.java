@@ -1,8 +1,8 @@
 package io.cepheus.benchmarks.compare;
 
-import io.cepheus.examples.workloads.BenchEvent;
-import io.cepheus.examples.workloads.MatchChecksum;
-import io.cepheus.examples.workloads.RunResult;
+import io.cepheus.benchmarks.workloads.BenchEvent;
+import io.cepheus.benchmarks.workloads.MatchChecksum;
+import io.cepheus.benchmarks.workloads.RunResult;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.cep.functions.PatternProcessFunction;

@@ -1,6 +1,6 @@
 package io.cepheus.benchmarks.compare;
 
-import io.cepheus.examples.workloads.RunResult;
+import io.cepheus.benchmarks.workloads.RunResult;
 
 /**
  * One run of one engine over a comparison's whole input. The harness calls {@link #feed()} exactly once,

@@ -3,7 +3,7 @@ package io.cepheus.benchmarks.compare;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.cepheus.examples.workloads.RunResult;
+import io.cepheus.benchmarks.workloads.RunResult;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

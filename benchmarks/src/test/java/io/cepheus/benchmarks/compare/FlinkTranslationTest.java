@@ -3,9 +3,9 @@ package io.cepheus.benchmarks.compare;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.cepheus.examples.workloads.RunResult;
-import io.cepheus.examples.workloads.Workload;
-import io.cepheus.examples.workloads.WorkloadGenerator;
+import io.cepheus.benchmarks.workloads.RunResult;
+import io.cepheus.benchmarks.workloads.Workload;
+import io.cepheus.benchmarks.workloads.WorkloadGenerator;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 

@@ -3,7 +3,6 @@ package io.cepheus.examples.cli;
 import io.cepheus.examples.FraudEvent;
 import io.cepheus.examples.SampleStream;
 import io.cepheus.examples.StopwatchClock;
-import io.cepheus.examples.workloads.WorkloadSelection;
 import io.cepheus.nfa.CompiledPattern;
 import io.cepheus.nfa.NfaCompiler;
 import io.cepheus.pattern.Pattern;
@@ -31,7 +30,7 @@ import java.util.function.LongSupplier;
  * The command-line runner, the shaded jar's main class: {@code java -jar examples/target/cepheus-demo.jar
  * [COMMAND] [OPTIONS]}. Without a command it runs the fraud-detection demo. {@code --help} on any command
  * says what it takes. Exit status: 0 done, 1 failed (bad input under {@code --on-error abort}, unreadable
- * file, a bench count that disagrees), 2 bad arguments.
+ * file), 2 bad arguments.
  *
  * <p>An instance runs one command at a time on the caller's thread; the streams and the clock are injected
  * so tests see exactly what a user would.
@@ -95,14 +94,13 @@ public final class Cepheus {
                 case "help", "--help", "-h" -> help(rest);
                 case "demo", "fraud" -> demo(command, rest);
                 case "run" -> runCommand(rest);
-                case "bench" -> bench(rest);
                 case "windows" -> windows(rest);
                 case "order-payments" -> orderPayments(rest);
                 default -> {
                     ExampleApp<?> app = Apps.byName(command);
                     if (app == null) {
                         throw new UsageException(null, "unknown command '" + command + "'; commands: demo, "
-                                + Apps.names().replace("fraud, ", "") + ", windows, order-payments, run, bench, help");
+                                + Apps.names().replace("fraud, ", "") + ", windows, order-payments, run, help");
                     }
                     yield sample(app, rest);
                 }
@@ -283,22 +281,6 @@ public final class Cepheus {
             o.banner.println("alerts written to " + o.jsonTarget + " (JSON Lines)");
         }
         return OK;
-    }
-
-    private int bench(List<String> rest) {
-        Args args = Args.parse("bench", rest, Set.of("runs"), Set.of("help"), 4);
-        if (args.has("help")) {
-            out.print(Help.of("bench"));
-            return OK;
-        }
-        int runs = args.intValue("runs", 3, 1, 50);
-        List<io.cepheus.examples.workloads.Workload> workloads;
-        try {
-            workloads = WorkloadSelection.parse(args.positionals());
-        } catch (IllegalArgumentException e) {
-            throw new UsageException("bench", e.getMessage());
-        }
-        return new Bench(out, nanos).run(workloads, runs) ? OK : FAILED;
     }
 
     /** The window example: payments aggregated three ways (tumbling reduce, sliding aggregate, sessions). */

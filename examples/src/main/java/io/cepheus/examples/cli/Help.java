@@ -37,7 +37,6 @@ final class Help {
                 %s  windows          payments aggregated per user: tumbling reduce, sliding aggregate, sessions
                   order-payments   the order-payment interval-join study (R = 1, 5, 15, 60 min), unpaid orders
                   run APP          run an app over your CSV or JSON Lines events: --input FILE|-
-                  bench [W1..W4]   the benchmark workloads through the NFA, counts checked against WORKLOADS.md
                   help [COMMAND]   this help, or a command's
 
                 Each app command runs the app over its sample data. 'COMMAND --help' tells more, and an app's
@@ -85,18 +84,6 @@ final class Help {
                         %s
                         Apps:
                         %s""".formatted(APP_OPTIONS, apps);
-            case "bench":
-                return """
-                        Usage: cepheus bench [W1 W2 W3 W4] [--runs N]
-
-                        Generates the workloads of shared/bench/WORKLOADS.md (all four unless named), runs each
-                        through the NFA on one thread N times (default 3), and prints the median events/s with the
-                        match and timeout counts and the checksum, checked against WORKLOADS.md (exit status 1 if
-                        one differs). For real measurements use the benchmarks module (JMH, engine runs).
-
-                          --runs N           runs per workload, 1 to 50 (default 3)
-                          --help             this help
-                        """;
             case "windows":
                 return """
                         Usage: cepheus windows

@@ -151,7 +151,7 @@ class CepheusTest {
     void helpOnEveryCommand() {
         assertTrue(run("--help").out().contains("Usage: java -jar examples/target/cepheus-demo.jar [COMMAND]"));
         assertEquals(run("--help").out(), run("help").out());
-        for (String command : List.of("demo", "run", "bench", "failed-logins", "card-testing", "fast-checkout",
+        for (String command : List.of("demo", "run", "failed-logins", "card-testing", "fast-checkout",
                 "gold-payment", "sla-breach", "temperature", "fraud")) {
             Result r = run(command, "--help");
             assertEquals(0, r.status(), command);
@@ -175,7 +175,6 @@ class CepheusTest {
                 List.of("run", "card-testing", "--input", "x.csv", "--on-error", "ignore"),
                 "--on-error must be one of skip, abort, got 'ignore'",
                 List.of("card-testing", "--input", "x.csv"), "unknown option '--input' for 'card-testing'",
-                List.of("bench", "W9"), "unknown workload 'W9'",
                 List.of("help", "nope"), "no help on 'nope'");
         cases.forEach((args, message) -> {
             Result r = run(args.toArray(new String[0]));
@@ -191,15 +190,6 @@ class CepheusTest {
         Result r = run("run", "card-testing", "--input", "/no/such/file.csv");
         assertEquals(1, r.status());
         assertEquals("cepheus: no such file: /no/such/file.csv\n", r.err());
-    }
-
-    @Test
-    void benchRunsAWorkloadAndChecksItsCounts() {
-        Result r = run("bench", "W3", "--runs", "1");
-        assertEquals(0, r.status(), r.out());
-        assertTrue(r.out().contains("W3          200,000"), r.out());
-        assertTrue(r.out().contains("83,031          -  eb1fb4cd4893157a  OK"), r.out());
-        assertTrue(r.out().endsWith("every count and checksum agrees with WORKLOADS.md\n"), r.out());
     }
 
     @Test

@@ -21,11 +21,13 @@ import java.util.Arrays;
  * so following a chain costs one cache line per entry) with free lists: no allocation per event in steady
  * state.
  *
+ * <p>Public, in a package not exported to users, so that the benchmarks module can measure it on its own.
+ *
  * <p>Owned by the thread that owns its {@link NfaEngine}.
  */
-final class SharedBuffer {
+public final class SharedBuffer {
 
-    static final int NONE = -1;
+    public static final int NONE = -1;
     private static final int FREED = -1;
 
     // entries: EVENT, STAGE, PREV, REFS
@@ -52,7 +54,7 @@ final class SharedBuffer {
     private int liveEntries;
 
     /** Stores an event with no references yet; it is freed when the last entry holding it is. */
-    int addEvent(Object event, long time, long seq) {
+    public int addEvent(Object event, long time, long seq) {
         int slot;
         if (eventFreeHead != NONE) {
             slot = eventFreeHead;
@@ -90,7 +92,7 @@ final class SharedBuffer {
     }
 
     /** Creates an entry with no references yet, holding its event and a new reference to its predecessor. */
-    int put(int event, int stage, int prev) {
+    public int put(int event, int stage, int prev) {
         return put(event, stage, prev, false);
     }
 
@@ -101,7 +103,7 @@ final class SharedBuffer {
      *                  that moves on to the new entry), so the predecessor is not touched: it may be far away
      *                  in memory, and its count would only go up now and down at commit
      */
-    int put(int event, int stage, int prev, boolean adoptPrev) {
+    public int put(int event, int stage, int prev, boolean adoptPrev) {
         int e;
         if (entryFreeHead != NONE) {
             e = entryFreeHead;
@@ -125,12 +127,12 @@ final class SharedBuffer {
         return e;
     }
 
-    void lock(int entry) {
+    public void lock(int entry) {
         entries[entry * E_STRIDE + E_REFS]++;
     }
 
     /** Drops one reference; frees the entry, then its predecessors, while their counts reach zero. */
-    void release(int entry) {
+    public void release(int entry) {
         while (entry != NONE) {
             int at = entry * E_STRIDE;
             if (--entries[at + E_REFS] > 0) {
@@ -176,11 +178,11 @@ final class SharedBuffer {
         }
     }
 
-    int prev(int entry) {
+    public int prev(int entry) {
         return entries[entry * E_STRIDE + E_PREV];
     }
 
-    int stage(int entry) {
+    public int stage(int entry) {
         return entries[entry * E_STRIDE + E_STAGE];
     }
 
@@ -192,7 +194,7 @@ final class SharedBuffer {
         return eventObject[eventSlot(entry)];
     }
 
-    long time(int entry) {
+    public long time(int entry) {
         return events[eventSlot(entry) * V_STRIDE + V_TIME];
     }
 

@@ -12,9 +12,11 @@ import java.util.Arrays;
  * elements otherwise; a probe for partners is two binary searches bounding a contiguous range. Nothing is
  * boxed or allocated per element once the arrays have grown to the key's working size.
  *
+ * <p>Public, in a package not exported to users, so that the benchmarks module can measure it on its own.
+ *
  * <p>Owned by the shard thread of the operator that holds it.
  */
-final class TimeOrderedBuffer {
+public final class TimeOrderedBuffer {
 
     private static final int INITIAL_CAPACITY = 4;
     /** A recycled buffer that grew beyond this gives its arrays back, so a burst on one key is not kept. */
@@ -30,7 +32,7 @@ final class TimeOrderedBuffer {
         return tail - head;
     }
 
-    boolean isEmpty() {
+    public boolean isEmpty() {
         return tail == head;
     }
 
@@ -55,12 +57,12 @@ final class TimeOrderedBuffer {
         return matched[position];
     }
 
-    void markMatched(int position) {
+    public void markMatched(int position) {
         matched[position] = true;
     }
 
     /** @return the smallest timestamp held; only when not empty */
-    long earliest() {
+    public long earliest() {
         return timestamps[head];
     }
 
@@ -69,7 +71,7 @@ final class TimeOrderedBuffer {
      *
      * @return its position (valid until the next insertion or removal)
      */
-    int add(long timestamp, Object value, boolean isMatched) {
+    public int add(long timestamp, Object value, boolean isMatched) {
         if (tail == timestamps.length) {
             makeRoom();
         }
@@ -88,7 +90,7 @@ final class TimeOrderedBuffer {
     }
 
     /** Removes the oldest element (the caller read it first). */
-    void removeFirst() {
+    public void removeFirst() {
         values[head] = null;
         head++;
         if (head == tail) {
@@ -98,7 +100,7 @@ final class TimeOrderedBuffer {
     }
 
     /** @return the first position whose timestamp is at or after {@code timestamp} ({@code end()} if none) */
-    int firstAtOrAfter(long timestamp) {
+    public int firstAtOrAfter(long timestamp) {
         int lo = head;
         int hi = tail;
         while (lo < hi) {
@@ -113,7 +115,7 @@ final class TimeOrderedBuffer {
     }
 
     /** @return the first position whose timestamp is after {@code timestamp} ({@code end()} if none) */
-    int firstAfter(long timestamp) {
+    public int firstAfter(long timestamp) {
         int lo = head;
         int hi = tail;
         while (lo < hi) {

@@ -1,4 +1,4 @@
-package io.cepheus.examples.workloads;
+package io.cepheus.benchmarks.workloads;
 
 import io.cepheus.nfa.Match;
 import io.cepheus.nfa.MatchSink;

@@ -1,4 +1,4 @@
-package io.cepheus.examples.workloads;
+package io.cepheus.benchmarks.workloads;
 
 import io.cepheus.pattern.Pattern;
 import java.time.Duration;

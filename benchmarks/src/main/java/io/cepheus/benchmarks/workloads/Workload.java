@@ -1,7 +1,7 @@
-package io.cepheus.examples.workloads;
+package io.cepheus.benchmarks.workloads;
 
 /**
- * The four workloads of {@code shared/bench/WORKLOADS.md}: the stream parameters and the counts every correct
+ * The four workloads of {@code benchmarks/WORKLOADS.md}: the stream parameters and the counts every correct
  * engine must report for seed 42. The patterns themselves are built by {@link Workloads}.
  */
 public enum Workload {

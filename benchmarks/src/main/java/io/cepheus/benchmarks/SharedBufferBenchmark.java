@@ -1,5 +1,6 @@
-package io.cepheus.nfa.internal;
+package io.cepheus.benchmarks;
 
+import io.cepheus.nfa.internal.SharedBuffer;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -16,8 +17,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The NFA's shared buffer alone ({@code SharedBuffer}, package-private: this benchmark sits in its package, which
- * works because the benchmarks run on the class path).
+ * The NFA's shared buffer alone ({@link SharedBuffer}, public in the NFA's internal package for this benchmark).
  *
  * <p>Isolates the storage of partial matches from conditions, transitions and per-key state: {@code runs} runs
  * of length {@value #LENGTH} are kept alive; per event, the event is stored once and one run (round robin)

@@ -1,4 +1,4 @@
-package io.cepheus.examples.workloads;
+package io.cepheus.benchmarks.workloads;
 
 import com.carrotsearch.hppc.IntObjectHashMap;
 import com.carrotsearch.hppc.cursors.ObjectCursor;

@@ -1,4 +1,4 @@
-package io.cepheus.examples.workloads;
+package io.cepheus.benchmarks.workloads;
 
 import java.util.EnumMap;
 import java.util.Map;

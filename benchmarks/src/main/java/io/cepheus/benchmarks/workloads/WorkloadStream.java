@@ -1,4 +1,4 @@
-package io.cepheus.examples.workloads;
+package io.cepheus.benchmarks.workloads;
 
 /**
  * A generated workload stream. Keys and timestamps (and types and values) are kept in primitive arrays so the

@@ -1,4 +1,4 @@
-package io.cepheus.examples.workloads;
+package io.cepheus.benchmarks.workloads;
 
 /**
  * Counts the matches of W1-W4 directly from the workload definitions, without any NFA: per key, a plain

@@ -1,9 +1,9 @@
-package io.cepheus.examples.workloads;
+package io.cepheus.benchmarks.workloads;
 
 import java.util.SplittableRandom;
 
 /**
- * Generates a workload stream exactly as {@code shared/bench/WORKLOADS.md} defines it, so the counts there
+ * Generates a workload stream exactly as {@code benchmarks/WORKLOADS.md} defines it, so the counts there
  * apply. Any change to the order or kind of random draws changes every count: keep this in step with the spec.
  */
 public final class WorkloadGenerator {

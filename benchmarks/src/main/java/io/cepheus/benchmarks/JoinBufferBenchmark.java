@@ -1,5 +1,6 @@
-package io.cepheus.runtime.internal.join;
+package io.cepheus.benchmarks;
 
+import io.cepheus.runtime.internal.join.TimeOrderedBuffer;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -17,9 +18,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The interval join's per-key buffers alone ({@code TimeOrderedBuffer}, package-private: this benchmark sits in its
- * package, which works because the benchmarks run on the class path), used as {@code IntervalJoinOperator} uses
- * them for {@code orders ⋈ payments}, {@code payment.ts ∈ [order.ts, order.ts + 5 min]}.
+ * The interval join's per-key buffers alone ({@link TimeOrderedBuffer}, public in the runtime's internal join package
+ * for this benchmark), used as {@code IntervalJoinOperator} uses them for {@code orders ⋈ payments}, {@code payment.ts ∈ [order.ts, order.ts + 5 min]}.
  *
  * <p>Isolates buffering and probing from key lookup, due-time scheduling and output: per element of a key, the
  * prefix of both of the key's buffers that the watermark has passed is dropped (the operator does this at the key's

@@ -1,4 +1,4 @@
-package io.cepheus.examples.workloads;
+package io.cepheus.benchmarks.workloads;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

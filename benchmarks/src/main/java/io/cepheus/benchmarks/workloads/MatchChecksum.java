@@ -1,4 +1,4 @@
-package io.cepheus.examples.workloads;
+package io.cepheus.benchmarks.workloads;
 
 /**
  * The order-independent match checksum of WORKLOADS.md: the wrapping sum over matches of

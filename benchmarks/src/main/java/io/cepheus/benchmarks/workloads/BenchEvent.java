@@ -1,4 +1,4 @@
-package io.cepheus.examples.workloads;
+package io.cepheus.benchmarks.workloads;
 
 /**
  * One event of a benchmark workload, the object handed to the matcher. The same values are also kept in the
