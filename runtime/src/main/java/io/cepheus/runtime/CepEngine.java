@@ -2,7 +2,7 @@ package io.cepheus.runtime;
 
 import io.cepheus.nfa.EventCodec;
 import io.cepheus.nfa.NfaOptions;
-import io.cepheus.runtime.agent.AgentRunner;
+import io.cepheus.runtime.internal.agent.AgentRunner;
 import io.cepheus.runtime.agent.ErrorAction;
 import io.cepheus.runtime.agent.ErrorHandler;
 import io.cepheus.runtime.agent.IdleStrategy;

@@ -1,7 +1,7 @@
 package io.cepheus.runtime;
 
-import io.cepheus.runtime.agent.Agent;
-import io.cepheus.runtime.agent.AgentInvoker;
+import io.cepheus.runtime.internal.agent.Agent;
+import io.cepheus.runtime.internal.agent.AgentInvoker;
 import io.cepheus.runtime.internal.queue.ShardInbox;
 import io.cepheus.runtime.internal.shard.ShardRecord;
 import io.cepheus.runtime.time.ManualClock;

@@ -4,8 +4,8 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * Spin, then yield, then park with exponential backoff; the order and lengths come from {@link BackoffState}.
- * A park ends early on {@link LockSupport#unpark(Thread)}, which {@link AgentRunner#close} uses so a parked
- * agent notices a close request at once.
+ * A park ends early on {@link LockSupport#unpark(Thread)}, which a worker thread's close uses so a parked
+ * worker notices a close request at once.
  *
  * <p><b>Threading:</b> owned by the one thread that idles with it; not thread-safe.
  */

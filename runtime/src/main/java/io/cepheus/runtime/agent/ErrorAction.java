@@ -1,9 +1,10 @@
 package io.cepheus.runtime.agent;
 
-/** What an {@link ErrorHandler} decides after an agent's {@link Agent#doWork()} threw. */
+
+/** What an {@link ErrorHandler} decides after a worker's duty cycle threw. */
 public enum ErrorAction {
     /** Keep running the agent: the next duty cycle follows as usual. */
     CONTINUE,
-    /** Stop the agent: no more duty cycles; {@link Agent#onClose()} is still called. */
+    /** Stop the worker: no more duty cycles; it still closes (releases what it holds). */
     STOP
 }

@@ -1,23 +1,24 @@
 package io.cepheus.runtime.agent;
 
-import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.lang.System.Logger;
 import java.util.Objects;
 
 /**
- * Receives what an agent threw and decides whether the agent keeps running.
+ * Receives what a worker threw (a shard worker, whose name is {@code cepheus-shard-N}) and decides whether it
+ * keeps running; set with {@code CepEngine.Builder.errorHandler}.
  *
- * <p>It is called on the agent's thread (the runner's thread, or the invoker's caller), so it must not block for
- * long. For a failure in {@link Agent#doWork()} its {@link ErrorAction} decides; for a failure in
- * {@link Agent#onStart()} the agent stops whatever it returns (an agent that did not start cannot run); for a
- * failure in {@link Agent#onClose()} the agent is stopping anyway. If the handler itself throws, the agent
- * stops and the handler's exception is attached to the original one as suppressed.
+ * <p>It is called on the worker's thread (the shard's own thread, or the caller's under a {@code CepTestHarness}),
+ * so it must not block for long. For a failure in a duty cycle its {@link ErrorAction} decides; for a failure while
+ * the worker starts, the worker stops whatever it returns (a worker that did not start cannot run); for a failure
+ * while it closes, it is stopping anyway. If the handler itself throws, the worker stops and the handler's
+ * exception is attached to the original one as suppressed.
  */
 @FunctionalInterface
 public interface ErrorHandler {
 
     /**
-     * @param roleName the failing agent's {@link Agent#roleName()}
+     * @param roleName the failing agent's name ({@code cepheus-shard-N})
      * @param error    what it threw
      * @return {@link ErrorAction#CONTINUE} to keep running the agent, {@link ErrorAction#STOP} to stop it
      */

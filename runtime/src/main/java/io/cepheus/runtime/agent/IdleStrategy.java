@@ -1,5 +1,6 @@
 package io.cepheus.runtime.agent;
 
+
 /**
  * What an agent's thread does after a duty cycle: nothing when there was work, and something progressively
  * cheaper for the machine (spin, yield, park) while there is none.
@@ -51,7 +52,7 @@ public interface IdleStrategy {
     }
 
     /**
-     * @return a strategy that does nothing: for agents driven by an {@link AgentInvoker} or a caller that
+     * @return a strategy that does nothing: for workers driven by their caller (a test harness), or a caller that
      *         idles on its own
      */
     static IdleStrategy noOp() {

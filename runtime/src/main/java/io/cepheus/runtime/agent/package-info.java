@@ -1,5 +1,6 @@
 /**
- * Workers as agents: a {@code doWork()} duty cycle run by an {@code AgentRunner} thread in production and by
- * an {@code AgentInvoker} on the caller's thread in tests, with idle strategies for when there is no work.
+ * How the engine's shard workers wait and fail: the {@link io.cepheus.runtime.agent.IdleStrategy} a worker
+ * follows when its inbox is empty (busy spin, yield, back off, park), and the
+ * {@link io.cepheus.runtime.agent.ErrorHandler} that decides whether a worker goes on after a failure.
  */
 package io.cepheus.runtime.agent;

@@ -7,7 +7,7 @@ package io.cepheus.runtime.time;
  * <p>Stateless, so any thread may use the single instance. Its values can go backwards when the machine's
  * time is adjusted.
  */
-public final class SystemClock implements Clock {
+final class SystemClock implements Clock {
 
     static final SystemClock INSTANCE = new SystemClock();
 

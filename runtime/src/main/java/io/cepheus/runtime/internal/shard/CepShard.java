@@ -4,7 +4,7 @@ import io.cepheus.nfa.EventCodec;
 import io.cepheus.runtime.EndOfBatchListener;
 import io.cepheus.runtime.ShardMetrics;
 import io.cepheus.runtime.UserCodeException;
-import io.cepheus.runtime.agent.Agent;
+import io.cepheus.runtime.internal.agent.Agent;
 import io.cepheus.runtime.internal.cep.SharedEventBuffer;
 import io.cepheus.runtime.internal.queue.ShardInbox;
 import io.cepheus.runtime.internal.time.WatermarkValve;
@@ -37,7 +37,7 @@ import java.util.function.LongConsumer;
  * barriers are aligned across the producers ({@link BarrierAlignment}) before the shard writes its part.
  *
  * <p>Owned by one thread: the shard's worker in production, the caller's through an
- * {@link io.cepheus.runtime.agent.AgentInvoker} in tests. The key dictionary, timer service and operators belong
+ * {@link io.cepheus.runtime.internal.agent.AgentInvoker} in tests. The key dictionary, timer service and operators belong
  * to that thread too; only the inbox is shared (many producers, this one consumer), and the published counters
  * are read by any thread.
  *

@@ -1,4 +1,4 @@
-package io.cepheus.runtime.agent;
+package io.cepheus.runtime.internal.agent;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.cepheus.runtime.agent;
+package io.cepheus.runtime.internal.agent;
 
 /**
  * A worker written as a duty cycle: the code that owns a shard (or any other single-writer state) and does a

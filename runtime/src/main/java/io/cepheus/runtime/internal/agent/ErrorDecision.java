@@ -1,4 +1,7 @@
-package io.cepheus.runtime.agent;
+package io.cepheus.runtime.internal.agent;
+
+import io.cepheus.runtime.agent.ErrorAction;
+import io.cepheus.runtime.agent.ErrorHandler;
 
 /** How runners and invokers ask an {@link ErrorHandler}: anything but CONTINUE, or a throwing handler, stops. */
 final class ErrorDecision {

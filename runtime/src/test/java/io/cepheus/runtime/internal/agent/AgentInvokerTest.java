@@ -1,4 +1,4 @@
-package io.cepheus.runtime.agent;
+package io.cepheus.runtime.internal.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.cepheus.runtime.agent.ErrorAction;
+import io.cepheus.runtime.agent.ErrorHandler;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
