@@ -5,18 +5,22 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.InputStream;
+import java.lang.reflect.Modifier;
 import java.lang.module.ModuleDescriptor;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Pins what {@code io.cepheus.runtime} exports: the engine API, time and agents; every {@code internal}
- * package (shards, operators, queues, timers) stays hidden. Read from the compiled descriptor, since tests run
- * on the class path.
+ * Pins what {@code io.cepheus.runtime} exports: the engine, its streams and handlers; time; how workers idle and
+ * fail; windows; joins. Every {@code internal} package (shards, operators, queues, timers, agents) stays hidden.
+ * Read from the compiled descriptor, since tests run on the class path. The public types of each exported package
+ * are pinned too, so that the API grows only on purpose.
  */
 class ModuleExportsTest {
 
@@ -41,5 +45,58 @@ class ModuleExportsTest {
         exports.keySet().forEach(p -> assertFalse(p.contains("internal"), p));
         assertFalse(d.isOpen());
         assertEquals(Set.of(), d.opens());
+    }
+
+    /** The public top-level types of each exported package: what users can name. */
+    private static final Map<String, Set<String>> PUBLIC_TYPES = Map.of(
+            "io.cepheus.runtime", Set.of("BackpressurePolicy", "CepEngine", "CepTestHarness", "CollectingSink",
+                    "Collector", "DeadLetter", "DeadLetterHandler", "EndOfBatchListener", "EngineMetrics",
+                    "KeyedStream", "LateEventHandler", "MatchHandler", "OutputTag", "PatternMetrics",
+                    "PatternProcessFunction", "PatternStream", "Producer", "ShardMetrics", "SideOutputHandler",
+                    "TimeoutHandler", "UserCodeException"),
+            "io.cepheus.runtime.agent", Set.of("ErrorAction", "ErrorHandler", "IdleStrategy"),
+            "io.cepheus.runtime.time", Set.of("Clock", "ManualClock", "TimestampAssigner", "WatermarkGenerator",
+                    "WatermarkOutput", "WatermarkStrategy"),
+            "io.cepheus.runtime.join", Set.of("IntervalJoin", "IntervalJoinMetrics", "IntervalJoinStream",
+                    "JoinResultHandler", "ProcessJoinFunction", "TemporalJoin", "TemporalJoinFunction",
+                    "TemporalJoinMetrics", "TemporalJoinStream", "UnmatchedHandler"),
+            "io.cepheus.runtime.window", Set.of("AccumulationMode", "AggregateFunction", "CoGroupFunction",
+                    "CoGroupedStreams", "ContinuousEventTimeTrigger", "ContinuousProcessingTimeTrigger", "CountEvictor",
+                    "CountTrigger", "DeltaEvictor", "EventTimeSessionWindows", "EventTimeTrigger", "Evictor",
+                    "FlatJoinFunction", "GlobalWindow", "GlobalWindows", "JoinFunction", "JoinedStreams",
+                    "KeyedStateStore", "MergingWindowAssigner", "ProcessWindowFunction", "ProcessingTimeSessionWindows",
+                    "ProcessingTimeTrigger", "PurgingTrigger", "ReduceFunction", "SessionGapExtractor",
+                    "SlidingEventTimeWindows", "SlidingProcessingTimeWindows", "TimeEvictor", "TimeWindow", "Trigger",
+                    "TriggerResult", "TriggerState", "TumblingEventTimeWindows", "TumblingProcessingTimeWindows",
+                    "Window", "WindowAssigner", "WindowMetrics", "WindowResultHandler", "WindowResults",
+                    "WindowedStream"));
+
+    @Test
+    void eachExportedPackageHasExactlyItsPublicTypes() throws Exception {
+        Path mainOutput = Path.of(CepEngine.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Map<String, Set<String>> found = new TreeMap<>();
+        for (String pkg : PUBLIC_TYPES.keySet()) {
+            Set<String> names = new TreeSet<>();
+            try (Stream<Path> files = Files.list(mainOutput.resolve(pkg.replace('.', '/')))) {
+                for (Path file : files.toList()) {
+                    String name = file.getFileName().toString();
+                    if (name.endsWith(".class") && !name.contains("$") && !name.equals("package-info.class")) {
+                        String simple = name.substring(0, name.length() - ".class".length());
+                        Class<?> type = Class.forName(pkg + "." + simple, false, CepEngine.class.getClassLoader());
+                        if (Modifier.isPublic(type.getModifiers())) {
+                            names.add(simple);
+                        }
+                    }
+                }
+            }
+            found.put(pkg, names);
+        }
+        assertEquals(sorted(PUBLIC_TYPES), found);
+    }
+
+    private static Map<String, Set<String>> sorted(Map<String, Set<String>> types) {
+        Map<String, Set<String>> out = new TreeMap<>();
+        types.forEach((pkg, names) -> out.put(pkg, new TreeSet<>(names)));
+        return out;
     }
 }
