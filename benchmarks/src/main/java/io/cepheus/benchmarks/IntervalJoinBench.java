@@ -10,7 +10,7 @@ import java.util.Locale;
 import java.util.SplittableRandom;
 
 /**
- * Interval join throughput (issue 7): 1M orders and ~0.9M payments over 10k keys, joined with
+ * Interval join throughput: 1M orders and ~0.9M payments over 10k keys, joined with
  * {@code payment.ts ∈ [order.ts, order.ts + 5 min]} on one shard, end to end through a started engine (the
  * shard on its own thread, one producer per input, each sending its watermark every 256 events).
  *

@@ -59,7 +59,7 @@ public final class PairedBuilds {
         // still compiling the engine's paths on its own threads for ~10 runs of W3 (200,000 events each). Those
         // threads took a core from two busy shard threads, but not from one shard, which leaves a core free. So
         // threads:W3/2 over threads:W3/1 came out at 1.35 (min 0.72) after 3 warm-up rounds, and 1.87 (min 1.68)
-        // after 15 (session 23).
+        // after 15.
         int warmup = 15;
         // the heap touched up front: with 2 GB committed but untouched, G1 kept handing out fresh young regions for
         // dozens of runs, and first-touch page faults took ~13% of a sliding-window run's samples (sliding

@@ -9,7 +9,7 @@ import java.util.function.Function;
 
 /**
  * End-to-end throughput and latency of the runtime engine on W1-W4, next to the bare NFA in the same JVM on
- * the same stream (issue 3, "Performance").
+ * the same stream.
  *
  * <p>Throughput: per workload, rounds of one run each of the bare NFA ({@link WorkloadRunner}, as
  * {@link QuickBench} runs it) and of the engine with each shard count ({@link RuntimeWorkloadRunner}, one

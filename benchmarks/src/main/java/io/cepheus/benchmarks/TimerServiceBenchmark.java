@@ -102,7 +102,7 @@ public class TimerServiceBenchmark {
     }
 
     /**
-     * The same key sequence kept as the CEP operator keeps event-time expiry since session 5: per event the key's
+     * The same key sequence kept as the CEP operator keeps event-time expiry: per event the key's
      * real expiry is recorded and an entry is added only if the key has none at or before it ({@code KeyDueTimes});
      * at each watermark the entries it passed come out, early ones go back at the key's real expiry, and a key
      * really due is handed out in (time, key id) order and has nothing due afterwards (as a key whose partial

@@ -35,7 +35,7 @@ public final class ComparisonReport {
 
     /**
      * The cost of sliding windows against tumbling ones on the same elements, per engine: tumbling's median
-     * events/s over sliding's (issue 5's target: Cepheus's sliding no slower than 2× its tumbling).
+     * events/s over sliding's (the aim: Cepheus's sliding no slower than 2× its tumbling).
      *
      * @param outcomes the compared rows
      * @return a paragraph for the table's end, or an empty string unless both window rows were run

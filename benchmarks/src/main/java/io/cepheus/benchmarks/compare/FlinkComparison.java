@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The side-by-side comparison of issue 5, one command: generates each row's input once, runs Cepheus and Apache
+ * The side-by-side comparison with Apache Flink, one command: generates each row's input once, runs Cepheus and Apache
  * Flink on it in this JVM ({@link ComparisonHarness}), checks their results are equal (and, on the full
  * default-seed CEP streams, equal to WORKLOADS.md), then prints the table and writes it to a Markdown file. Rows:
  * CEP W1-W4 (bare NFA and engine vs {@code CepOperator}), windows {@code tumbling}, {@code sliding},

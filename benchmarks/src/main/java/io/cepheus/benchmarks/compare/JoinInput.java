@@ -4,8 +4,8 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
- * The interval-join workload of issue 5, generated deterministically after the order-payment study of issue 7
- * scaled up: {@code orders} orders over {@value #KEYS} customers spread uniformly over one day, 90% of them paid,
+ * The interval-join workload of the side-by-side comparison, generated deterministically: the order-payment study
+ * ({@code OrderPaymentStudy} in the examples) scaled up: {@code orders} orders over {@value #KEYS} customers spread uniformly over one day, 90% of them paid,
  * the payment delay exponential with mean 1 minute except that 5% of payments come 10-40 minutes after the order.
  *
  * <ul>

@@ -3,7 +3,7 @@ package io.cepheus.benchmarks.compare;
 import java.util.SplittableRandom;
 
 /**
- * The window workload of issue 5, generated deterministically: {@code length} elements over {@code keys} keys
+ * The window workload of the side-by-side comparison, generated deterministically: {@code length} elements over {@code keys} keys
  * ({@value #KEYS} for the benchmark), one element every {@code stepMs} ms of event time (1 for the benchmark) with
  * a little disorder, and the watermarks every engine is given.
  *

@@ -3,7 +3,7 @@ package io.cepheus.benchmarks.compare;
 import java.time.Duration;
 
 /**
- * The three window assigners of issue 5's window rows, each as Cepheus and as Apache Flink write it. All use the
+ * The three window assigners of the comparison's window rows, each as Cepheus and as Apache Flink write it. All use the
  * assigner's default (event-time) trigger, no lateness, no evictor.
  */
 public enum WindowSpec {

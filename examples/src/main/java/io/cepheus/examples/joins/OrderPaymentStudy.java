@@ -18,7 +18,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The order–payment study of issue 7, reproduced with Cepheus' interval join: 10,000 orders over one day, 9,010
+ * The published order–payment study, reproduced with Cepheus' interval join: 10,000 orders over one day, 9,010
  * of them paid (exponential delay, mean 1 minute, 5% of payments 10–40 minutes late), joined by order id with
  * the interval {@code payment.ts ∈ [order.ts, order.ts + R]} for R = 1, 5, 15 and 60 minutes.
  *

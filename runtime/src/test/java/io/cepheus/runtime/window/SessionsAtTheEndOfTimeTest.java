@@ -17,9 +17,9 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Session windows whose elements lie within a gap of {@code Long.MAX_VALUE}, with and without allowed lateness (whose
  * cleanup times then saturate at {@code Long.MAX_VALUE}): the sessions that fit in a long fire at the final watermark, one whose end would pass {@code Long.MAX_VALUE} is a dead letter (its assigner wraps
- * there), and the shard finishes. The final watermark used to send the sessions' due-time wheel round the end of
- * the long range for ever (a scan bounded by the last slice number, itself {@code Long.MAX_VALUE}), and the
- * engine's close never returned.
+ * there), and the shard finishes. The danger it guards against: a final watermark that sends the sessions' due-time wheel
+ * round the end of the long range for ever (a scan bounded by the last slice number, itself
+ * {@code Long.MAX_VALUE}), so that the engine's close never returns.
  */
 class SessionsAtTheEndOfTimeTest {
 

@@ -143,7 +143,7 @@ class SliceExtremeTimestampsTest {
     /**
      * An element whose last window would end at or after {@code Long.MAX_VALUE} is a dead letter on the slice
      * operator, as on the general one (whose assigner wraps there and hands out an empty window); the key's other
-     * windows still fire. The slice operator used to take it and then fail the whole shard at the firing.
+     * windows still fire. Taking it instead would fail the whole shard at the firing.
      */
     @Test
     void anElementWhoseWindowWouldPassLongMaxValueIsADeadLetterAndTheRestStillFires() {

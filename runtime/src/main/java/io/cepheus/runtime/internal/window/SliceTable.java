@@ -30,7 +30,7 @@ import java.util.Arrays;
  * {@code to} and {@code f}, and one {@link #advance} does the queue's work for all of them, a slice at a time over
  * the keys in slot order: each column is read (and the suffixes written) front to back, and the suffixes a flip
  * creates lie in memory in the order the next firings read them. Stored per key instead (a ring of slices per
- * key, as until session 19), each firing of each key reached a few objects of its own scattered through a heap
+ * key), each firing of each key reached a few objects of its own scattered through a heap
  * far larger than the cache (sliding 10 min / 10 s over 10,000 keys holds ~27 MB), and waited for each in turn.
  * Only the keys that fire at a time take part in its step: a key without contents in the firing window has no
  * value in any of its slices, so its suffixes there are empty and its back, if any, covers only slices the queue
