@@ -18,8 +18,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The interval join's per-key buffers alone ({@link TimeOrderedBuffer}, public in the runtime's internal join package
- * for this benchmark), used as {@code IntervalJoinOperator} uses them for {@code orders ⋈ payments}, {@code payment.ts ∈ [order.ts, order.ts + 5 min]}.
+ * The interval join's per-key buffers alone ({@link TimeOrderedBuffer}, public in the runtime's internal join
+ * package for this benchmark), used as {@code IntervalJoinOperator} uses them for {@code orders ⋈ payments},
+ * {@code payment.ts ∈ [order.ts, order.ts + 5 min]}.
  *
  * <p>Isolates buffering and probing from key lookup, due-time scheduling and output: per element of a key, the
  * prefix of both of the key's buffers that the watermark has passed is dropped (the operator does this at the key's

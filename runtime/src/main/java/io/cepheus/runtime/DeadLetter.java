@@ -1,11 +1,10 @@
 package io.cepheus.runtime;
 
-import io.cepheus.runtime.window.WindowedStream;
 import java.util.Objects;
 
 /**
  * What user code threw on, as a record of the dead-letter side output ({@link PatternStream#sideOutputDeadLetters},
- * {@link WindowedStream#sideOutputDeadLetters}): the same as a {@link DeadLetterHandler} receives, in one value.
+ * {@link io.cepheus.runtime.window.WindowedStream#sideOutputDeadLetters}): the same as a {@link DeadLetterHandler} receives, in one value.
  *
  * @param key       the key
  * @param value     the input event a condition or function threw on (it was not applied), or the output (a

@@ -5,8 +5,9 @@ import java.util.SplittableRandom;
 
 /**
  * The interval-join workload of the side-by-side comparison, generated deterministically: the order-payment study
- * ({@code OrderPaymentStudy} in the examples) scaled up: {@code orders} orders over {@value #KEYS} customers spread uniformly over one day, 90% of them paid,
- * the payment delay exponential with mean 1 minute except that 5% of payments come 10-40 minutes after the order.
+ * ({@code OrderPaymentStudy} in the examples) scaled up: {@code orders} orders over {@value #KEYS} customers spread
+ * uniformly over one day, 90% of them paid, the payment delay exponential with mean 1 minute except that 5% of
+ * payments come 10-40 minutes after the order.
  *
  * <ul>
  *   <li>From {@code SplittableRandom(seed)}: first every order's time, {@code START + nextLong(DAY_MS)}, sorted

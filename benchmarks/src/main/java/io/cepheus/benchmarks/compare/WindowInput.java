@@ -3,8 +3,8 @@ package io.cepheus.benchmarks.compare;
 import java.util.SplittableRandom;
 
 /**
- * The window workload of the side-by-side comparison, generated deterministically: {@code length} elements over {@code keys} keys
- * ({@value #KEYS} for the benchmark), one element every {@code stepMs} ms of event time (1 for the benchmark) with
+ * The window workload of the side-by-side comparison, generated deterministically: {@code length} elements over
+ * {@code keys} keys ({@value #KEYS} for the benchmark), one element every {@code stepMs} ms of event time (1 for the benchmark) with
  * a little disorder, and the watermarks every engine is given.
  *
  * <ul>

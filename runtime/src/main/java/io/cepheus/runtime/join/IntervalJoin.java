@@ -1,8 +1,7 @@
 package io.cepheus.runtime.join;
 
-import io.cepheus.runtime.CepEngine;
-import io.cepheus.runtime.internal.shard.OperatorRegistry;
 import io.cepheus.runtime.internal.join.SideCodecs;
+import io.cepheus.runtime.internal.shard.OperatorRegistry;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Function;
@@ -62,7 +61,7 @@ public final class IntervalJoin<T, L, R> {
 
     /**
      * Gives codecs for the elements the join buffers, so that it takes part in snapshots
-     * ({@link CepEngine.Builder#snapshots}). Needed only when the sides are selected by functions: with sides
+     * ({@link io.cepheus.runtime.CepEngine.Builder#snapshots}). Needed only when the sides are selected by functions: with sides
      * selected by class the elements are events, written with the engine's event codec.
      *
      * @param left  writes and reads left elements

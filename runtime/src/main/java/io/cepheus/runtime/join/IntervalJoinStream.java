@@ -1,18 +1,17 @@
 package io.cepheus.runtime.join;
 
+import io.cepheus.runtime.Collector;
 import io.cepheus.runtime.DeadLetter;
-import io.cepheus.runtime.CepEngine;
-import io.cepheus.runtime.OutputTag;
-import io.cepheus.runtime.SideOutputHandler;
 import io.cepheus.runtime.DeadLetterHandler;
 import io.cepheus.runtime.LateEventHandler;
-import io.cepheus.runtime.internal.shard.OperatorRegistry;
-import io.cepheus.runtime.internal.output.FailureRoute;
-import io.cepheus.runtime.internal.output.SideOutputs;
-import io.cepheus.runtime.internal.shard.UserFailures;
+import io.cepheus.runtime.OutputTag;
+import io.cepheus.runtime.SideOutputHandler;
 import io.cepheus.runtime.internal.join.IntervalJoinOperator;
 import io.cepheus.runtime.internal.join.SideCodecs;
-import io.cepheus.runtime.Collector;
+import io.cepheus.runtime.internal.output.FailureRoute;
+import io.cepheus.runtime.internal.output.SideOutputs;
+import io.cepheus.runtime.internal.shard.OperatorRegistry;
+import io.cepheus.runtime.internal.shard.UserFailures;
 import io.cepheus.runtime.time.Clock;
 import java.util.List;
 import java.util.Objects;
@@ -172,7 +171,7 @@ public final class IntervalJoinStream<T, L, R, OUT> {
     /**
      * Routes pairs (and unmatched elements) the join function threw on to {@code handler}, reported with the
      * later element of the pair, and goes on; without it such an exception stops the shard and
-     * {@link CepEngine#close()} reports it.
+     * {@link io.cepheus.runtime.CepEngine#close()} reports it.
      *
      * @param handler receives the element, its timestamp and the exception
      * @return this join

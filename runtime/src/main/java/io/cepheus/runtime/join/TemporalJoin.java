@@ -1,6 +1,5 @@
 package io.cepheus.runtime.join;
 
-import io.cepheus.runtime.CepEngine;
 import io.cepheus.runtime.internal.shard.OperatorRegistry;
 import java.util.Objects;
 import java.util.function.Function;
@@ -56,7 +55,7 @@ public final class TemporalJoin<T, S, V> {
 
     /**
      * Gives codecs for the stream elements and versions the join holds, so that it takes part in snapshots
-     * ({@link CepEngine.Builder#snapshots}). Needed only when the sides are selected by functions: with sides
+     * ({@link io.cepheus.runtime.CepEngine.Builder#snapshots}). Needed only when the sides are selected by functions: with sides
      * selected by class they are events, written with the engine's event codec.
      *
      * @param stream   writes and reads stream elements

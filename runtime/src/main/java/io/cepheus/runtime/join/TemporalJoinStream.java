@@ -1,16 +1,15 @@
 package io.cepheus.runtime.join;
 
 import io.cepheus.runtime.DeadLetter;
-import io.cepheus.runtime.CepEngine;
-import io.cepheus.runtime.OutputTag;
-import io.cepheus.runtime.SideOutputHandler;
 import io.cepheus.runtime.DeadLetterHandler;
 import io.cepheus.runtime.LateEventHandler;
-import io.cepheus.runtime.internal.shard.OperatorRegistry;
+import io.cepheus.runtime.OutputTag;
+import io.cepheus.runtime.SideOutputHandler;
+import io.cepheus.runtime.internal.join.TemporalJoinOperator;
 import io.cepheus.runtime.internal.output.FailureRoute;
 import io.cepheus.runtime.internal.output.SideOutputs;
+import io.cepheus.runtime.internal.shard.OperatorRegistry;
 import io.cepheus.runtime.internal.shard.UserFailures;
-import io.cepheus.runtime.internal.join.TemporalJoinOperator;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -121,7 +120,7 @@ public final class TemporalJoinStream<T, S, V, OUT> {
 
     /**
      * Routes elements the join function (or a handler) threw on to {@code handler} and goes on; without it such
-     * an exception stops the shard and {@link CepEngine#close()} reports it.
+     * an exception stops the shard and {@link io.cepheus.runtime.CepEngine#close()} reports it.
      *
      * @param handler receives the element, its timestamp and the exception
      * @return this join

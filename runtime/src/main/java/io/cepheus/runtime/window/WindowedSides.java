@@ -1,10 +1,9 @@
 package io.cepheus.runtime.window;
 
 import io.cepheus.runtime.DeadLetter;
-import io.cepheus.runtime.CepEngine;
-import io.cepheus.runtime.OutputTag;
 import io.cepheus.runtime.DeadLetterHandler;
 import io.cepheus.runtime.LateEventHandler;
+import io.cepheus.runtime.OutputTag;
 import io.cepheus.runtime.internal.window.CoGroupWindowFunction;
 import java.time.Duration;
 import java.util.function.Function;
@@ -77,7 +76,7 @@ abstract class WindowedSides<T, L, R, S extends WindowedSides<T, L, R, S>> {
     /**
      * @param handler receives elements the assigner or trigger threw on, and results (or late elements) whose
      *                handler threw, and the window goes on; without one such an exception goes to the shard's
-     *                error handling ({@link CepEngine#close()} reports it). The join function itself runs on a
+     *                error handling ({@link io.cepheus.runtime.CepEngine#close()} reports it). The join function itself runs on a
      *                whole window at its firing, so what it throws always goes there.
      * @return this
      */

@@ -1,10 +1,9 @@
 package io.cepheus.runtime.window;
 
 import io.cepheus.runtime.DeadLetter;
-import io.cepheus.runtime.CepEngine;
-import io.cepheus.runtime.OutputTag;
 import io.cepheus.runtime.DeadLetterHandler;
 import io.cepheus.runtime.LateEventHandler;
+import io.cepheus.runtime.OutputTag;
 import io.cepheus.runtime.internal.shard.OperatorRegistry;
 import io.cepheus.runtime.internal.window.PassThrough;
 import io.cepheus.runtime.internal.window.SessionWindowOperator;
@@ -117,7 +116,7 @@ public final class WindowedStream<T> {
 
     /**
      * @param handler receives elements a user function (assigner, trigger, reduce/aggregate) threw on; without
-     *                one the exception stops the shard and {@link CepEngine#close()} reports it. The element may have
+     *                one the exception stops the shard and {@link io.cepheus.runtime.CepEngine#close()} reports it. The element may have
      *                reached some of its windows before the exception.
      * @return this stream
      */
@@ -156,7 +155,7 @@ public final class WindowedStream<T> {
 
     /**
      * Gives the codec for the values a process function keeps in {@code windowState()} and {@code globalState()},
-     * so that they take part in snapshots ({@link CepEngine.Builder#snapshots}). On an engine with snapshots and
+     * so that they take part in snapshots ({@link io.cepheus.runtime.CepEngine.Builder#snapshots}). On an engine with snapshots and
      * no such codec, storing a value there fails as an error of the function.
      *
      * @param codec writes and reads every value the function stores
@@ -204,7 +203,7 @@ public final class WindowedStream<T> {
 
     /**
      * Aggregates each window into one accumulator, as {@link #aggregate(AggregateFunction)}, with a codec for the
-     * accumulators so that the window takes part in snapshots ({@link CepEngine.Builder#snapshots}); not in
+     * accumulators so that the window takes part in snapshots ({@link io.cepheus.runtime.CepEngine.Builder#snapshots}); not in
      * accumulating-and-retracting mode, where each window keeps the results it emitted last, which have no codec
      * (see the README's "Windows" section for what else a snapshotted window needs).
      *
