@@ -1,7 +1,7 @@
 package io.cepheus.benchmarks;
 
-import io.cepheus.benchmarks.workloads.*;
 import com.carrotsearch.hppc.IntObjectHashMap;
+import io.cepheus.benchmarks.workloads.*;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

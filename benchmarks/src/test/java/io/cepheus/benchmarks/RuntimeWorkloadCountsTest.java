@@ -1,9 +1,9 @@
 package io.cepheus.benchmarks;
 
-import io.cepheus.benchmarks.workloads.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.cepheus.benchmarks.workloads.*;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

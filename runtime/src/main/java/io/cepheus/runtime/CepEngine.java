@@ -2,10 +2,10 @@ package io.cepheus.runtime;
 
 import io.cepheus.nfa.EventCodec;
 import io.cepheus.nfa.NfaOptions;
-import io.cepheus.runtime.internal.agent.AgentRunner;
 import io.cepheus.runtime.agent.ErrorAction;
 import io.cepheus.runtime.agent.ErrorHandler;
 import io.cepheus.runtime.agent.IdleStrategy;
+import io.cepheus.runtime.internal.agent.AgentRunner;
 import io.cepheus.runtime.internal.queue.ShardInbox;
 import io.cepheus.runtime.internal.shard.CachedClock;
 import io.cepheus.runtime.internal.shard.CepShard;

@@ -13,8 +13,8 @@ import io.cepheus.runtime.internal.shard.UserFailures;
 import io.cepheus.runtime.time.Clock;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 

@@ -1,8 +1,8 @@
 package io.cepheus.runtime;
 
 import io.cepheus.nfa.EventCodec;
-import io.cepheus.runtime.internal.shard.KeyDictionary;
 import io.cepheus.runtime.internal.shard.CepShard;
+import io.cepheus.runtime.internal.shard.KeyDictionary;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInput;

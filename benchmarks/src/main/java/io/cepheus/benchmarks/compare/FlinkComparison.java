@@ -3,7 +3,6 @@ package io.cepheus.benchmarks.compare;
 import io.cepheus.benchmarks.workloads.Workload;
 import io.cepheus.benchmarks.workloads.WorkloadGenerator;
 import io.cepheus.benchmarks.workloads.WorkloadStream;
-import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

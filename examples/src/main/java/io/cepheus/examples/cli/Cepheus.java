@@ -1,6 +1,5 @@
 package io.cepheus.examples.cli;
 
-import io.cepheus.examples.FraudEvent;
 import io.cepheus.examples.SampleStream;
 import io.cepheus.examples.StopwatchClock;
 import io.cepheus.nfa.CompiledPattern;

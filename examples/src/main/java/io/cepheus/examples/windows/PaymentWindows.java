@@ -1,10 +1,10 @@
 package io.cepheus.examples.windows;
 
 import io.cepheus.runtime.CepEngine;
+import io.cepheus.runtime.Collector;
 import io.cepheus.runtime.Producer;
 import io.cepheus.runtime.time.WatermarkStrategy;
 import io.cepheus.runtime.window.AggregateFunction;
-import io.cepheus.runtime.Collector;
 import io.cepheus.runtime.window.EventTimeSessionWindows;
 import io.cepheus.runtime.window.ProcessWindowFunction;
 import io.cepheus.runtime.window.SlidingEventTimeWindows;

@@ -1,7 +1,6 @@
 package io.cepheus.runtime.window;
 
 import io.cepheus.runtime.Collector;
-
 import io.cepheus.runtime.OutputTag;
 
 /**

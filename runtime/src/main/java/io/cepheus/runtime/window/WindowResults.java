@@ -1,14 +1,14 @@
 package io.cepheus.runtime.window;
 
 import io.cepheus.runtime.DeadLetter;
-import io.cepheus.runtime.OutputTag;
-import io.cepheus.runtime.SideOutputHandler;
 import io.cepheus.runtime.DeadLetterHandler;
 import io.cepheus.runtime.LateEventHandler;
+import io.cepheus.runtime.OutputTag;
+import io.cepheus.runtime.SideOutputHandler;
 import io.cepheus.runtime.UserCodeException;
-import io.cepheus.runtime.internal.shard.OperatorRegistry;
 import io.cepheus.runtime.internal.output.FailureRoute;
 import io.cepheus.runtime.internal.output.SideOutputs;
+import io.cepheus.runtime.internal.shard.OperatorRegistry;
 import io.cepheus.runtime.internal.shard.UserFailures;
 import io.cepheus.runtime.internal.window.WindowOperator;
 import io.cepheus.runtime.internal.window.WindowOutput;

@@ -1,8 +1,8 @@
 package io.cepheus.runtime.internal.agent;
 
 import io.cepheus.runtime.agent.ErrorAction;
-import io.cepheus.runtime.agent.IdleStrategy;
 import io.cepheus.runtime.agent.ErrorHandler;
+import io.cepheus.runtime.agent.IdleStrategy;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;

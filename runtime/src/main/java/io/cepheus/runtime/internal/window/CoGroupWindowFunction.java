@@ -1,7 +1,7 @@
 package io.cepheus.runtime.internal.window;
 
-import io.cepheus.runtime.window.CoGroupFunction;
 import io.cepheus.runtime.Collector;
+import io.cepheus.runtime.window.CoGroupFunction;
 import io.cepheus.runtime.window.ProcessWindowFunction;
 import java.util.ArrayList;
 import java.util.function.Function;

@@ -1,10 +1,10 @@
 package io.cepheus.runtime.internal.window;
 
 import io.cepheus.nfa.EventCodec;
+import io.cepheus.runtime.Collector;
 import io.cepheus.runtime.OutputTag;
 import io.cepheus.runtime.internal.shard.KeyDictionary;
 import io.cepheus.runtime.window.AccumulationMode;
-import io.cepheus.runtime.Collector;
 import io.cepheus.runtime.window.Evictor;
 import io.cepheus.runtime.window.KeyedStateStore;
 import io.cepheus.runtime.window.MergingWindowAssigner;

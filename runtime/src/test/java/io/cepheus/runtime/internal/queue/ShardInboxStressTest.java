@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.cepheus.runtime.internal.agent.Agent;
-import io.cepheus.runtime.internal.agent.AgentRunner;
 import io.cepheus.runtime.agent.ErrorHandler;
 import io.cepheus.runtime.agent.IdleStrategy;
+import io.cepheus.runtime.internal.agent.Agent;
+import io.cepheus.runtime.internal.agent.AgentRunner;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
