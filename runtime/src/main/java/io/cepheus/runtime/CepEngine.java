@@ -480,11 +480,6 @@ public final class CepEngine<T> implements AutoCloseable {
         return config.eventCodec != null;
     }
 
-    /** @return the engine's settings */
-    Builder<T> config() {
-        return config;
-    }
-
     void checkNotStarted(String call) {
         Throwable failure = startFailure;
         if (failure != null) {
