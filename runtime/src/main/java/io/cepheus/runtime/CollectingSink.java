@@ -7,7 +7,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 /**
  * Collects what an engine emits, for tests and examples: pass {@link #add(Object, Object, long) sink::add} as a
  * handler and read the records back in arrival order. The method reference fits every handler of the shape
- * {@code (key, value, timestamp)}: matches ({@code select}), timeouts, late events, pattern and join results;
+ * {@code (key, value, timestamp)}: matches ({@code select}), timeouts, late events, join results;
  * {@link #add(Object, long) sink::add} with two arguments fits side outputs.
  *
  * <pre>{@code

@@ -77,6 +77,9 @@ public final class PatternStream<T> {
     }
 
     /**
+     * Where the matches go. The handler makes whatever results the application wants of each match, none, one or
+     * several (what Flink writes with {@code select} and {@code flatSelect}), and hands them on itself.
+     *
      * @param handler receives every complete match
      * @return this stream
      */
@@ -87,9 +90,9 @@ public final class PatternStream<T> {
     }
 
     /**
-     * Handles matches with a process function (time and side outputs) instead of {@link #select}: Flink's
-     * {@code process}, and where its {@code select} and {@code flatSelect} go, since a match's results are handed
-     * on from the handler (to {@code ctx.output(tag, result)} or any sink of the application).
+     * Handles matches with a process function instead of {@link #select}, Flink's {@code process}: as a match
+     * handler, with the match's record time, the watermark, processing time and side outputs
+     * ({@code ctx.output(tag, result)}).
      *
      * @param function called for every complete match
      * @return this stream
