@@ -7,6 +7,7 @@ package io.cepheus.nfa;
  */
 public final class ConditionException extends RuntimeException {
     private static final long serialVersionUID = 1L;
+    /** The stage whose condition threw. */
     private final String stage;
 
     /**

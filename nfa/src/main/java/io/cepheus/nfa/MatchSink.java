@@ -34,7 +34,7 @@ public interface MatchSink<T> {
     }
 
     /** @param <T> the event type
-     *  @return a sink that drops everything (useful when only counts are read) */
+     * @return a sink that drops everything (useful when only counts are read) */
     static <T> MatchSink<T> discarding() {
         return new MatchSink<>() {
             @Override

@@ -18,7 +18,16 @@ public record NfaOptions(int maxPartialMatchesPerKey, OverflowPolicy overflowPol
     /** The default bound: generous for real patterns, small enough that one hot key cannot eat the heap. */
     public static final int DEFAULT_MAX_PARTIAL_MATCHES_PER_KEY = 100_000;
 
-    /** Validates the settings. */
+    /**
+     * Validates the settings.
+     *
+     * @param maxPartialMatchesPerKey bound on what one key keeps between events: its live partial matches plus the
+     *                                completed matches a skip strategy holds back (both keep their events in memory),
+     *                                so that one hot key cannot exhaust the heap; see {@link OverflowPolicy} for
+     *                                exactly what is counted and when
+     * @param overflowPolicy          what happens when the bound is hit
+     * @param processingTime          the clock iterative conditions read as {@code currentProcessingTime()}
+     */
     public NfaOptions {
         if (maxPartialMatchesPerKey < 1) {
             throw new IllegalArgumentException("maxPartialMatchesPerKey must be at least 1, was "
@@ -34,17 +43,26 @@ public record NfaOptions(int maxPartialMatchesPerKey, OverflowPolicy overflowPol
                 io.cepheus.nfa.internal.SystemClock::millis);
     }
 
-    /** @param max the bound @return these options with another bound */
+    /**
+     * @param max the bound
+     * @return these options with another bound
+     */
     public NfaOptions withMaxPartialMatchesPerKey(int max) {
         return new NfaOptions(max, overflowPolicy, processingTime);
     }
 
-    /** @param policy the policy @return these options with another overflow policy */
+    /**
+     * @param policy the policy
+     * @return these options with another overflow policy
+     */
     public NfaOptions withOverflowPolicy(OverflowPolicy policy) {
         return new NfaOptions(maxPartialMatchesPerKey, policy, processingTime);
     }
 
-    /** @param clock milliseconds @return these options with another processing-time clock */
+    /**
+     * @param clock milliseconds
+     * @return these options with another processing-time clock
+     */
     public NfaOptions withProcessingTime(LongSupplier clock) {
         return new NfaOptions(maxPartialMatchesPerKey, overflowPolicy, clock);
     }

@@ -49,7 +49,10 @@ public final class RecordCodec<T> implements EventCodec<T> {
         this.factory = factory;
     }
 
-    /** @param <T> the record type @return a builder with no field yet */
+    /**
+     * @param <T> the record type
+     * @return a builder with no field yet
+     */
     public static <T> Builder<T> builder() {
         return new Builder<>();
     }
@@ -164,27 +167,42 @@ public final class RecordCodec<T> implements EventCodec<T> {
         private Builder() {
         }
 
-        /** @param getter an int field @return this builder */
+        /**
+         * @param getter an int field
+         * @return this builder
+         */
         public Builder<T> int32(ToIntFunction<T> getter) {
             return add(Kind.INT32, getter);
         }
 
-        /** @param getter a long field @return this builder */
+        /**
+         * @param getter a long field
+         * @return this builder
+         */
         public Builder<T> int64(ToLongFunction<T> getter) {
             return add(Kind.INT64, getter);
         }
 
-        /** @param getter a double field @return this builder */
+        /**
+         * @param getter a double field
+         * @return this builder
+         */
         public Builder<T> float64(ToDoubleFunction<T> getter) {
             return add(Kind.FLOAT64, getter);
         }
 
-        /** @param getter a boolean field @return this builder */
+        /**
+         * @param getter a boolean field
+         * @return this builder
+         */
         public Builder<T> bool(Predicate<T> getter) {
             return add(Kind.BOOL, getter);
         }
 
-        /** @param getter a String field (null allowed) @return this builder */
+        /**
+         * @param getter a String field (null allowed)
+         * @return this builder
+         */
         public Builder<T> string(Function<T, String> getter) {
             return add(Kind.STRING, getter);
         }

@@ -34,7 +34,13 @@ public record AfterMatchSkipStrategy(Kind kind, String stage, boolean throwOnAbs
 
     private static final AfterMatchSkipStrategy NO_SKIP = new AfterMatchSkipStrategy(Kind.NO_SKIP, null, false);
 
-    /** Validates the combination. */
+    /**
+     * Validates the combination.
+     *
+     * @param kind          the strategy
+     * @param stage         the stage named by {@link Kind#SKIP_TO_FIRST}/{@link Kind#SKIP_TO_LAST}, else null
+     * @param throwOnAbsent whether a match without the named stage is an error instead of "do not prune"
+     */
     public AfterMatchSkipStrategy {
         Objects.requireNonNull(kind, "kind");
         boolean named = kind == Kind.SKIP_TO_FIRST || kind == Kind.SKIP_TO_LAST;

@@ -32,12 +32,18 @@ public interface Condition<T> {
         return true;
     }
 
-    /** @return a condition true when both this and {@code other} are (evaluated left to right, short-circuit) */
+    /**
+     * @param other the condition to combine with this one
+     * @return a condition true when both this and {@code other} are (evaluated left to right, short-circuit)
+     */
     default Condition<T> and(Condition<T> other) {
         return Condition.and(this, other);
     }
 
-    /** @return a condition true when this or {@code other} is (evaluated left to right, short-circuit) */
+    /**
+     * @param other the condition to combine with this one
+     * @return a condition true when this or {@code other} is (evaluated left to right, short-circuit)
+     */
     default Condition<T> or(Condition<T> other) {
         return Condition.or(this, other);
     }

@@ -89,7 +89,10 @@ public final class CepEngine<T> implements AutoCloseable {
         }
     }
 
-    /** @param <T> the event type @return a builder with the defaults */
+    /**
+     * @param <T> the event type
+     * @return a builder with the defaults
+     */
     public static <T> Builder<T> builder() {
         return new Builder<>();
     }
@@ -597,7 +600,10 @@ public final class CepEngine<T> implements AutoCloseable {
             return this;
         }
 
-        /** @param n at least 1 @return this builder */
+        /**
+         * @param n at least 1
+         * @return this builder
+         */
         public Builder<T> shards(int n) {
             if (n < 1) {
                 throw new IllegalArgumentException("shards must be at least 1, was " + n);
@@ -606,13 +612,19 @@ public final class CepEngine<T> implements AutoCloseable {
             return this;
         }
 
-        /** @param strategy timestamps and watermarks of every producer @return this builder */
+        /**
+         * @param strategy timestamps and watermarks of every producer
+         * @return this builder
+         */
         public Builder<T> watermarks(WatermarkStrategy<T> strategy) {
             this.watermarks = Objects.requireNonNull(strategy, "strategy");
             return this;
         }
 
-        /** @param clock processing time (periodic watermarks, idleness, conditions) @return this builder */
+        /**
+         * @param clock processing time (periodic watermarks, idleness, conditions)
+         * @return this builder
+         */
         public Builder<T> clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
             return this;
@@ -629,7 +641,10 @@ public final class CepEngine<T> implements AutoCloseable {
             return this;
         }
 
-        /** @param capacity records per shard inbox, at least 2 (rounded to a power of two) @return this builder */
+        /**
+         * @param capacity records per shard inbox, at least 2 (rounded to a power of two)
+         * @return this builder
+         */
         public Builder<T> inboxCapacity(int capacity) {
             if (capacity < 2) {
                 throw new IllegalArgumentException("inboxCapacity must be at least 2, was " + capacity);
@@ -638,7 +653,10 @@ public final class CepEngine<T> implements AutoCloseable {
             return this;
         }
 
-        /** @param size records a shard drains per duty cycle, at least 1 @return this builder */
+        /**
+         * @param size records a shard drains per duty cycle, at least 1
+         * @return this builder
+         */
         public Builder<T> batchSize(int size) {
             if (size < 1) {
                 throw new IllegalArgumentException("batchSize must be at least 1, was " + size);
@@ -647,19 +665,28 @@ public final class CepEngine<T> implements AutoCloseable {
             return this;
         }
 
-        /** @param policy what {@link Producer#send} does when a shard's inbox is full @return this builder */
+        /**
+         * @param policy what {@link Producer#send} does when a shard's inbox is full
+         * @return this builder
+         */
         public Builder<T> backpressure(BackpressurePolicy policy) {
             this.backpressure = Objects.requireNonNull(policy, "policy");
             return this;
         }
 
-        /** @param strategies a new idle strategy per shard worker @return this builder */
+        /**
+         * @param strategies a new idle strategy per shard worker
+         * @return this builder
+         */
         public Builder<T> idleStrategy(Supplier<IdleStrategy> strategies) {
             this.idleStrategy = Objects.requireNonNull(strategies, "strategies");
             return this;
         }
 
-        /** @param options bound on partial matches per key, overflow policy @return this builder */
+        /**
+         * @param options bound on partial matches per key, overflow policy
+         * @return this builder
+         */
         public Builder<T> nfaOptions(NfaOptions options) {
             this.nfaOptions = Objects.requireNonNull(options, "options");
             return this;

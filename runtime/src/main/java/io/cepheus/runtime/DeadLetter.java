@@ -14,7 +14,15 @@ import java.util.Objects;
  */
 public record DeadLetter(Object key, Object value, long timestamp, RuntimeException error) {
 
-    /** Validates the record. */
+    /**
+     * Validates the record.
+     *
+     * @param key       the key
+     * @param value     the input event a condition or function threw on (it was not applied), or the output (a {@code
+     *                  Match}, a window result) that the stream's own handler threw on
+     * @param timestamp the event's time, or the output's record timestamp
+     * @param error     what was thrown
+     */
     public DeadLetter {
         Objects.requireNonNull(value, "value");
         Objects.requireNonNull(error, "error");

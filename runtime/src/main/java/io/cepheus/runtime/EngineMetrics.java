@@ -10,12 +10,19 @@ import java.util.function.ToLongFunction;
  */
 public record EngineMetrics(List<ShardMetrics> shards) {
 
-    /** Copies the list. */
+    /**
+     * Copies the list.
+     *
+     * @param shards one entry per shard
+     */
     public EngineMetrics {
         shards = List.copyOf(shards);
     }
 
-    /** @param counter e.g. {@code ShardMetrics::matches} @return its sum over the shards */
+    /**
+     * @param counter e.g. {@code ShardMetrics::matches}
+     * @return its sum over the shards
+     */
     public long total(ToLongFunction<ShardMetrics> counter) {
         long sum = 0;
         for (ShardMetrics s : shards) {

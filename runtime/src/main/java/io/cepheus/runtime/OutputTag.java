@@ -12,7 +12,12 @@ import java.util.Objects;
  */
 public record OutputTag<T>(String id, Class<T> type) {
 
-    /** Validates the tag. */
+    /**
+     * Validates the tag.
+     *
+     * @param id   the side output's name, unique within an engine
+     * @param type the type of the records it carries
+     */
     public OutputTag {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(type, "type");

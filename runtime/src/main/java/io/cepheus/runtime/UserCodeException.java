@@ -20,9 +20,13 @@ public final class UserCodeException extends RuntimeException {
     /** Further failures of one batch attached to the first one at most. */
     public static final int MAX_SUPPRESSED = 16;
 
+    /** What threw. */
     private final String function;
+    /** The operator that ran it. */
     private final String operator;
+    /** The key it ran for (not serialized: keys need not be serializable). */
     private final transient Object key;
+    /** The event or record time it ran at. */
     private final long timestamp;
 
     /**

@@ -58,7 +58,10 @@ public final class TemporalJoinStream<T, S, V, OUT> {
         });
     }
 
-    /** @param handler receives each non-null result with the element's key and timestamp @return this join */
+    /**
+     * @param handler receives each non-null result with the element's key and timestamp
+     * @return this join
+     */
     public TemporalJoinStream<T, S, V, OUT> results(JoinResultHandler<OUT> handler) {
         registry.checkNotStarted("results()");
         this.results = Objects.requireNonNull(handler, "handler");
@@ -76,7 +79,10 @@ public final class TemporalJoinStream<T, S, V, OUT> {
         return this;
     }
 
-    /** @param handler receives stream elements behind the watermark; counted anyway @return this join */
+    /**
+     * @param handler receives stream elements behind the watermark; counted anyway
+     * @return this join
+     */
     public TemporalJoinStream<T, S, V, OUT> lateElements(LateEventHandler<S> handler) {
         registry.checkNotStarted("lateElements()");
         this.lateElements = Objects.requireNonNull(handler, "handler");
@@ -98,7 +104,10 @@ public final class TemporalJoinStream<T, S, V, OUT> {
         return this;
     }
 
-    /** @param handler receives versions behind the watermark; counted anyway @return this join */
+    /**
+     * @param handler receives versions behind the watermark; counted anyway
+     * @return this join
+     */
     public TemporalJoinStream<T, S, V, OUT> lateVersions(LateEventHandler<V> handler) {
         registry.checkNotStarted("lateVersions()");
         this.lateVersions = Objects.requireNonNull(handler, "handler");

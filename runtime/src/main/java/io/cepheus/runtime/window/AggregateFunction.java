@@ -13,10 +13,17 @@ public interface AggregateFunction<IN, ACC, OUT> {
     /** @return a new, empty accumulator */
     ACC createAccumulator();
 
-    /** @return the accumulator with {@code value} added */
+    /**
+     * @param value       the element to add
+     * @param accumulator the window's accumulator (may be changed and returned)
+     * @return the accumulator with {@code value} added
+     */
     ACC add(IN value, ACC accumulator);
 
-    /** @return the result for the accumulator (it stays usable afterwards) */
+    /**
+     * @param accumulator the window's accumulator
+     * @return the result for the accumulator (it stays usable afterwards)
+     */
     OUT getResult(ACC accumulator);
 
     /**
@@ -24,6 +31,8 @@ public interface AggregateFunction<IN, ACC, OUT> {
      * {@code a}, or return a new accumulator; it must not change {@code b}, nor return it: the engine keeps using
      * {@code b} (a slice shared by later windows) after the call.
      *
+     * @param a the accumulator the result may be built in
+     * @param b the accumulator added to it, left unchanged
      * @return the combination of both
      */
     ACC merge(ACC a, ACC b);

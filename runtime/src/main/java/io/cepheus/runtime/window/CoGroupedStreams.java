@@ -33,7 +33,10 @@ public final class CoGroupedStreams<T, L, R> {
         this.right = Objects.requireNonNull(right, "right");
     }
 
-    /** @param assigner the windows both sides share @return the windowed coGroup */
+    /**
+     * @param assigner the windows both sides share
+     * @return the windowed coGroup
+     */
     public WithWindow<T, L, R> window(WindowAssigner<T> assigner) {
         registry.checkNotStarted("coGroup().window()");
         return new WithWindow<>(JoinedStreams.windowOf(registry, assigner, left, right, "coGroup"), left, right);

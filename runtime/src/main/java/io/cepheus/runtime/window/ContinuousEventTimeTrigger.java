@@ -21,7 +21,11 @@ public final class ContinuousEventTimeTrigger<T> implements Trigger<T> {
         this.interval = interval;
     }
 
-    /** @param interval between early firings @param <T> the element type @return the trigger */
+    /**
+     * @param interval between early firings
+     * @param <T> the element type
+     * @return the trigger
+     */
     public static <T> ContinuousEventTimeTrigger<T> of(Duration interval) {
         return new ContinuousEventTimeTrigger<>(interval.toMillis());
     }

@@ -21,7 +21,11 @@ public final class ContinuousProcessingTimeTrigger<T> implements Trigger<T> {
         this.interval = interval;
     }
 
-    /** @param interval between firings @param <T> the element type @return the trigger */
+    /**
+     * @param interval between firings
+     * @param <T> the element type
+     * @return the trigger
+     */
     public static <T> ContinuousProcessingTimeTrigger<T> of(Duration interval) {
         return new ContinuousProcessingTimeTrigger<>(interval.toMillis());
     }

@@ -19,12 +19,21 @@ public final class CountEvictor<T> implements Evictor<T> {
         this.after = after;
     }
 
-    /** @param n elements to keep @param <T> element type @return evicts before the function */
+    /**
+     * @param n elements to keep
+     * @param <T> element type
+     * @return evicts before the function
+     */
     public static <T> CountEvictor<T> of(long n) {
         return new CountEvictor<>(n, false);
     }
 
-    /** @param n elements to keep @param doEvictAfter evict after the function @param <T> element type @return it */
+    /**
+     * @param n elements to keep
+     * @param doEvictAfter evict after the function
+     * @param <T> element type
+     * @return it
+     */
     public static <T> CountEvictor<T> of(long n, boolean doEvictAfter) {
         return new CountEvictor<>(n, doEvictAfter);
     }

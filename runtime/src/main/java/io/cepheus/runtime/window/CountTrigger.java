@@ -20,7 +20,11 @@ public final class CountTrigger<T> implements Trigger<T> {
         this.maxCount = maxCount;
     }
 
-    /** @param n elements per firing, at least 1 @param <T> the element type @return the trigger */
+    /**
+     * @param n elements per firing, at least 1
+     * @param <T> the element type
+     * @return the trigger
+     */
     public static <T> CountTrigger<T> of(long n) {
         return new CountTrigger<>(n);
     }

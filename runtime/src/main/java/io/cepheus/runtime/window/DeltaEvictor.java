@@ -10,10 +10,18 @@ import java.util.Objects;
  */
 public final class DeltaEvictor<T> implements Evictor<T> {
 
-    /** The distance between two elements. @param <T> the element type */
+    /**
+     * The distance between two elements.
+     *
+     * @param <T> the element type
+     */
     @FunctionalInterface
     public interface DeltaFunction<T> {
-        /** @return the delta between {@code element} and {@code newest} */
+        /**
+         * @param element an element of the window
+         * @param newest  the window's newest element
+         * @return the delta between {@code element} and {@code newest}
+         */
         double delta(T element, T newest);
     }
 
@@ -27,14 +35,22 @@ public final class DeltaEvictor<T> implements Evictor<T> {
         this.after = after;
     }
 
-    /** @param threshold evict at this delta or more @param delta the distance @param <T> type @return it */
+    /**
+     * @param threshold evict at this delta or more
+     * @param delta     the distance
+     * @param <T>       the element type
+     * @return the evictor, evicting before the function
+     */
     public static <T> DeltaEvictor<T> of(double threshold, DeltaFunction<? super T> delta) {
         return new DeltaEvictor<>(threshold, delta, false);
     }
 
     /**
-     * @param threshold evict at this delta or more @param delta the distance
-     * @param doEvictAfter evict after the function @param <T> type @return it
+     * @param threshold    evict at this delta or more
+     * @param delta        the distance
+     * @param doEvictAfter evict after the function instead of before it
+     * @param <T>          the element type
+     * @return the evictor
      */
     public static <T> DeltaEvictor<T> of(double threshold, DeltaFunction<? super T> delta, boolean doEvictAfter) {
         return new DeltaEvictor<>(threshold, delta, doEvictAfter);

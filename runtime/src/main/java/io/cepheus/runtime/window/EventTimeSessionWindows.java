@@ -26,7 +26,11 @@ public final class EventTimeSessionWindows<T> implements MergingWindowAssigner<T
         this.dynamicGap = dynamicGap;
     }
 
-    /** @param gap the session gap, above 0 @param <T> the element type @return the assigner */
+    /**
+     * @param gap the session gap, above 0
+     * @param <T> the element type
+     * @return the assigner
+     */
     public static <T> EventTimeSessionWindows<T> withGap(Duration gap) {
         return new EventTimeSessionWindows<>(gap.toMillis(), null);
     }

@@ -12,7 +12,10 @@ public final class EventTimeTrigger<T> implements Trigger<T> {
     private EventTimeTrigger() {
     }
 
-    /** @param <T> the element type @return the trigger */
+    /**
+     * @param <T> the element type
+     * @return the trigger
+     */
     public static <T> EventTimeTrigger<T> create() {
         return new EventTimeTrigger<>();
     }

@@ -9,10 +9,20 @@ package io.cepheus.runtime.window;
  */
 public interface Evictor<T> {
 
-    /** Called before the window function with the window's contents in arrival order. */
+    /**
+     * Called before the window function with the window's contents in arrival order.
+     *
+     * @param elements the window's contents
+     * @param window   the window
+     */
     void evictBefore(Elements<T> elements, Window window);
 
-    /** Called after the window function with what remained. */
+    /**
+     * Called after the window function with what remained.
+     *
+     * @param elements the window's contents
+     * @param window   the window
+     */
     void evictAfter(Elements<T> elements, Window window);
 
     /**
@@ -25,16 +35,29 @@ public interface Evictor<T> {
         /** @return the number of positions (evicted ones included) */
         int size();
 
-        /** @return the element at {@code i} */
+        /**
+         * @param i a position
+         * @return the element at {@code i}
+         */
         T value(int i);
 
-        /** @return the timestamp of the element at {@code i} */
+        /**
+         * @param i a position
+         * @return the timestamp of the element at {@code i}
+         */
         long timestamp(int i);
 
-        /** @return whether the element at {@code i} was evicted */
+        /**
+         * @param i a position
+         * @return whether the element at {@code i} was evicted
+         */
         boolean isEvicted(int i);
 
-        /** Evicts the element at {@code i}. */
+        /**
+         * Evicts the element at {@code i}.
+         *
+         * @param i a position
+         */
         void evict(int i);
 
         /** @return the number of elements not evicted */

@@ -11,6 +11,12 @@ import io.cepheus.runtime.Collector;
  */
 @FunctionalInterface
 public interface FlatJoinFunction<L, R, OUT> {
-    /** Emits the results of the pair to {@code out}. */
+    /**
+     * Emits the results of the pair to {@code out}.
+     *
+     * @param left  the left element
+     * @param right the right element
+     * @param out   receives the results
+     */
     void join(L left, R right, Collector<OUT> out);
 }

@@ -12,7 +12,10 @@ public final class GlobalWindows<T> implements WindowAssigner<T> {
     private GlobalWindows() {
     }
 
-    /** @param <T> the element type @return the assigner */
+    /**
+     * @param <T> the element type
+     * @return the assigner
+     */
     public static <T> GlobalWindows<T> create() {
         return new GlobalWindows<>();
     }

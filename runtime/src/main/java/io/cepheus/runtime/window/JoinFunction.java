@@ -9,6 +9,10 @@ package io.cepheus.runtime.window;
  */
 @FunctionalInterface
 public interface JoinFunction<L, R, OUT> {
-    /** @return the joined result */
+    /**
+     * @param left  the left element
+     * @param right the right element
+     * @return the joined result
+     */
     OUT join(L left, R right);
 }

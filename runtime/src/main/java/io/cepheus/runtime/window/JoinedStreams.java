@@ -34,7 +34,10 @@ public final class JoinedStreams<T, L, R> {
         this.right = Objects.requireNonNull(right, "right");
     }
 
-    /** @param assigner the windows both sides share @return the windowed join */
+    /**
+     * @param assigner the windows both sides share
+     * @return the windowed join
+     */
     public WithWindow<T, L, R> window(WindowAssigner<T> assigner) {
         registry.checkNotStarted("join().window()");
         return new WithWindow<>(windowOf(registry, assigner, left, right, "join"), left, right);

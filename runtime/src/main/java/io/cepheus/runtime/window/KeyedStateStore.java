@@ -6,13 +6,26 @@ package io.cepheus.runtime.window;
  */
 public interface KeyedStateStore {
 
-    /** @return the value stored under {@code name}, or null */
+    /**
+     * @param name the value's name
+     * @param <V>  its type
+     * @return the value stored under {@code name}, or null
+     */
     <V> V get(String name);
 
-    /** Stores {@code value} under {@code name} (null removes it). */
+    /**
+     * Stores {@code value} under {@code name} (null removes it).
+     *
+     * @param name  the value's name
+     * @param value the value
+     */
     void put(String name, Object value);
 
-    /** Removes the value stored under {@code name}. */
+    /**
+     * Removes the value stored under {@code name}.
+     *
+     * @param name the value's name
+     */
     default void remove(String name) {
         put(name, null);
     }

@@ -21,7 +21,11 @@ public interface ProcessWindowFunction<IN, OUT> {
      */
     void process(Object key, Context context, Iterable<IN> elements, Collector<OUT> out);
 
-    /** Called when the window is removed (cleanup time): clean up what {@link Context#windowState()} does not hold. */
+    /**
+     * Called when the window is removed (cleanup time): clean up what {@link Context#windowState()} does not hold.
+     *
+     * @param context the window's context
+     */
     default void clear(Context context) {
     }
 
@@ -46,7 +50,13 @@ public interface ProcessWindowFunction<IN, OUT> {
         /** @return state of this key across its windows, kept until removed */
         KeyedStateStore globalState();
 
-        /** Emits {@code value} to a side output (handler set on the window's results). */
+        /**
+         * Emits {@code value} to a side output (handler set on the window's results).
+         *
+         * @param tag   the side output
+         * @param value the record
+         * @param <X>   its type
+         */
         <X> void output(OutputTag<X> tag, X value);
     }
 }

@@ -22,12 +22,20 @@ public final class ProcessingTimeSessionWindows<T> implements MergingWindowAssig
         this.dynamicGap = dynamicGap;
     }
 
-    /** @param gap the session gap, above 0 @param <T> element type @return the assigner */
+    /**
+     * @param gap the session gap, above 0
+     * @param <T> element type
+     * @return the assigner
+     */
     public static <T> ProcessingTimeSessionWindows<T> withGap(Duration gap) {
         return new ProcessingTimeSessionWindows<>(gap.toMillis(), null);
     }
 
-    /** @param gap each element's gap @param <T> element type @return the assigner */
+    /**
+     * @param gap each element's gap
+     * @param <T> element type
+     * @return the assigner
+     */
     public static <T> ProcessingTimeSessionWindows<T> withDynamicGap(SessionGapExtractor<? super T> gap) {
         return new ProcessingTimeSessionWindows<>(0, Objects.requireNonNull(gap, "gap"));
     }

@@ -10,7 +10,10 @@ public final class ProcessingTimeTrigger<T> implements Trigger<T> {
     private ProcessingTimeTrigger() {
     }
 
-    /** @param <T> the element type @return the trigger */
+    /**
+     * @param <T> the element type
+     * @return the trigger
+     */
     public static <T> ProcessingTimeTrigger<T> create() {
         return new ProcessingTimeTrigger<>();
     }

@@ -16,7 +16,11 @@ public final class PurgingTrigger<T> implements Trigger<T> {
         this.nested = Objects.requireNonNull(nested, "nested");
     }
 
-    /** @param nested the trigger to wrap @param <T> the element type @return the purging trigger */
+    /**
+     * @param nested the trigger to wrap
+     * @param <T> the element type
+     * @return the purging trigger
+     */
     public static <T> PurgingTrigger<T> of(Trigger<T> nested) {
         return nested instanceof PurgingTrigger<T> p ? p : new PurgingTrigger<>(nested);
     }

@@ -7,6 +7,10 @@ package io.cepheus.runtime.window;
  */
 @FunctionalInterface
 public interface ReduceFunction<T> {
-    /** @return the combination of {@code a} (so far) and {@code b} (the next value) */
+    /**
+     * @param a the value so far
+     * @param b the next value
+     * @return the combination of {@code a} and {@code b}
+     */
     T reduce(T a, T b);
 }

@@ -7,6 +7,9 @@ package io.cepheus.runtime.window;
  */
 @FunctionalInterface
 public interface SessionGapExtractor<T> {
-    /** @param element the element @return its gap in ms, greater than 0 */
+    /**
+     * @param element the element
+     * @return its gap in ms, greater than 0
+     */
     long extract(T element);
 }

@@ -24,7 +24,12 @@ public final class SlidingEventTimeWindows<T> implements WindowAssigner<T> {
         this.offset = offset;
     }
 
-    /** @param size window length @param slide distance between starts @param <T> element type @return the assigner */
+    /**
+     * @param size window length
+     * @param slide distance between starts
+     * @param <T> element type
+     * @return the assigner
+     */
     public static <T> SlidingEventTimeWindows<T> of(Duration size, Duration slide) {
         return new SlidingEventTimeWindows<>(size.toMillis(), slide.toMillis(), 0);
     }

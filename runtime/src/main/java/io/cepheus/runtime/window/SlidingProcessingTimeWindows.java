@@ -23,14 +23,22 @@ public final class SlidingProcessingTimeWindows<T> implements WindowAssigner<T> 
         this.offset = offset;
     }
 
-    /** @param size window length @param slide distance between starts @param <T> element type @return assigner */
+    /**
+     * @param size window length
+     * @param slide distance between starts
+     * @param <T> element type
+     * @return assigner
+     */
     public static <T> SlidingProcessingTimeWindows<T> of(Duration size, Duration slide) {
         return new SlidingProcessingTimeWindows<>(size.toMillis(), slide.toMillis(), 0);
     }
 
     /**
-     * @param size window length @param slide distance between starts @param offset shift, |offset| &lt; slide
-     * @param <T> element type @return the assigner
+     * @param size window length
+     * @param slide distance between starts
+     * @param offset shift, |offset| &lt; slide
+     * @param <T> element type
+     * @return the assigner
      */
     public static <T> SlidingProcessingTimeWindows<T> of(Duration size, Duration slide, Duration offset) {
         return new SlidingProcessingTimeWindows<>(size.toMillis(), slide.toMillis(), offset.toMillis());

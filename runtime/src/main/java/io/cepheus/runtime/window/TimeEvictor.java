@@ -18,12 +18,21 @@ public final class TimeEvictor<T> implements Evictor<T> {
         this.after = after;
     }
 
-    /** @param span kept time span @param <T> element type @return evicts before the function */
+    /**
+     * @param span kept time span
+     * @param <T> element type
+     * @return evicts before the function
+     */
     public static <T> TimeEvictor<T> of(Duration span) {
         return new TimeEvictor<>(span.toMillis(), false);
     }
 
-    /** @param span kept time span @param doEvictAfter evict after the function @param <T> element type @return it */
+    /**
+     * @param span kept time span
+     * @param doEvictAfter evict after the function
+     * @param <T> element type
+     * @return it
+     */
     public static <T> TimeEvictor<T> of(Duration span, boolean doEvictAfter) {
         return new TimeEvictor<>(span.toMillis(), doEvictAfter);
     }

@@ -8,7 +8,12 @@ package io.cepheus.runtime.window;
  */
 public record TimeWindow(long start, long end) implements Window {
 
-    /** Validates the interval. */
+    /**
+     * Validates the interval.
+     *
+     * @param start first timestamp in the window
+     * @param end   first timestamp after the window
+     */
     public TimeWindow {
         if (end <= start) {
             throw new IllegalArgumentException("a time window needs start < end, was [" + start + "," + end + ")");
@@ -21,12 +26,18 @@ public record TimeWindow(long start, long end) implements Window {
         return end - 1;
     }
 
-    /** @return whether the two windows overlap or touch (such session windows merge) */
+    /**
+     * @param other another window
+     * @return whether the two windows overlap or touch (such session windows merge)
+     */
     public boolean intersects(TimeWindow other) {
         return start <= other.end && end >= other.start;
     }
 
-    /** @return the smallest window covering both */
+    /**
+     * @param other another window
+     * @return the smallest window covering both
+     */
     public TimeWindow cover(TimeWindow other) {
         return new TimeWindow(Math.min(start, other.start), Math.max(end, other.end));
     }

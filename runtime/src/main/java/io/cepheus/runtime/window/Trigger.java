@@ -9,13 +9,35 @@ package io.cepheus.runtime.window;
  */
 public interface Trigger<T> {
 
-    /** An element was added to {@code window}. */
+    /**
+     * An element was added to {@code window}.
+     *
+     * @param element   the element
+     * @param timestamp its timestamp
+     * @param window    the window
+     * @param ctx       its state and timers
+     * @return what to do with the window
+     */
     TriggerResult onElement(T element, long timestamp, Window window, TriggerContext ctx);
 
-    /** An event-time timer this trigger registered for {@code window} fired at {@code time}. */
+    /**
+     * An event-time timer this trigger registered for {@code window} fired at {@code time}.
+     *
+     * @param time   the timer's time
+     * @param window the window
+     * @param ctx    its state and timers
+     * @return what to do with the window
+     */
     TriggerResult onEventTime(long time, Window window, TriggerContext ctx);
 
-    /** A processing-time timer this trigger registered for {@code window} fired at {@code time}. */
+    /**
+     * A processing-time timer this trigger registered for {@code window} fired at {@code time}.
+     *
+     * @param time   the timer's time
+     * @param window the window
+     * @param ctx    its state and timers
+     * @return what to do with the window
+     */
     TriggerResult onProcessingTime(long time, Window window, TriggerContext ctx);
 
     /** @return whether this trigger supports merging windows (needed by session windows) */
@@ -26,12 +48,20 @@ public interface Trigger<T> {
     /**
      * Windows merged into {@code window}: merge their state ({@link OnMergeContext#mergeState}) and register
      * the timers the merged window needs.
+     *
+     * @param window the merged window
+     * @param ctx    its state and timers, and the merged windows' states
      */
     default void onMerge(Window window, OnMergeContext ctx) {
         throw new UnsupportedOperationException(getClass().getSimpleName() + " does not support merging windows");
     }
 
-    /** The window is removed: delete its timers and state (the operator deletes leftovers anyway). */
+    /**
+     * The window is removed: delete its timers and state (the operator deletes leftovers anyway).
+     *
+     * @param window the window
+     * @param ctx    its state and timers
+     */
     void clear(Window window, TriggerContext ctx);
 
     /**
@@ -56,25 +86,56 @@ public interface Trigger<T> {
         /** @return the current processing time */
         long currentProcessingTime();
 
-        /** Registers an event-time timer for the window (calls {@link Trigger#onEventTime} when due). */
+        /**
+         * Registers an event-time timer for the window (calls {@link Trigger#onEventTime} when due).
+         *
+         * @param time the timer's time
+         */
         void registerEventTimeTimer(long time);
 
-        /** Deletes an event-time timer of the window. */
+        /**
+         * Deletes an event-time timer of the window.
+         *
+         * @param time the timer's time
+         */
         void deleteEventTimeTimer(long time);
 
-        /** Registers a processing-time timer for the window. */
+        /**
+         * Registers a processing-time timer for the window.
+         *
+         * @param time the timer's time
+         */
         void registerProcessingTimeTimer(long time);
 
-        /** Deletes a processing-time timer of the window. */
+        /**
+         * Deletes a processing-time timer of the window.
+         *
+         * @param time the timer's time
+         */
         void deleteProcessingTimeTimer(long time);
 
-        /** @return the window's value of {@code state}, or null */
+        /**
+         * @param state the state
+         * @param <V>   its value type
+         * @return the window's value of {@code state}, or null
+         */
         <V> V getState(TriggerState<V> state);
 
-        /** Sets the window's value of {@code state} (null clears it). */
+        /**
+         * Sets the window's value of {@code state} (null clears it).
+         *
+         * @param state the state
+         * @param value its new value
+         * @param <V>   its value type
+         */
         <V> void setState(TriggerState<V> state, V value);
 
-        /** Clears the window's value of {@code state}. */
+        /**
+         * Clears the window's value of {@code state}.
+         *
+         * @param state the state
+         * @param <V>   its value type
+         */
         default <V> void clearState(TriggerState<V> state) {
             setState(state, null);
         }
@@ -82,7 +143,12 @@ public interface Trigger<T> {
 
     /** The context of {@link Trigger#onMerge}. */
     interface OnMergeContext extends TriggerContext {
-        /** Combines the merged windows' values of {@code state} into the new window's (with its merge function). */
+        /**
+         * Combines the merged windows' values of {@code state} into the new window's (with its merge function).
+         *
+         * @param state the state
+         * @param <V>   its value type
+         */
         <V> void mergeState(TriggerState<V> state);
     }
 }

@@ -20,17 +20,33 @@ import java.util.function.BinaryOperator;
  */
 public record TriggerState<V>(String name, BinaryOperator<V> merge, EventCodec<V> codec) {
 
-    /** Validates the name. */
+    /**
+     * Validates the name.
+     *
+     * @param name  names the state in messages and in snapshots
+     * @param merge combines the values of merged windows; null if the state cannot merge
+     * @param codec writes and reads the values in snapshots; null if the state takes no part in them
+     */
     public TriggerState {
         Objects.requireNonNull(name, "name");
     }
 
-    /** A state without a codec. @param name its name @param merge combines merged windows' values */
+    /**
+     * A state without a codec.
+     *
+     * @param name its name
+     * @param merge combines merged windows' values
+     */
     public TriggerState(String name, BinaryOperator<V> merge) {
         this(name, merge, null);
     }
 
-    /** @param name for messages @param merge combines merged windows' values @param <V> value type @return it */
+    /**
+     * @param name for messages
+     * @param merge combines merged windows' values
+     * @param <V> value type
+     * @return it
+     */
     public static <V> TriggerState<V> of(String name, BinaryOperator<V> merge) {
         return new TriggerState<>(name, merge, null);
     }

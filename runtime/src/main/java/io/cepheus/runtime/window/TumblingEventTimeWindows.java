@@ -23,7 +23,11 @@ public final class TumblingEventTimeWindows<T> implements WindowAssigner<T> {
         this.offset = offset;
     }
 
-    /** @param size the window size @param <T> the element type @return the assigner */
+    /**
+     * @param size the window size
+     * @param <T> the element type
+     * @return the assigner
+     */
     public static <T> TumblingEventTimeWindows<T> of(Duration size) {
         return new TumblingEventTimeWindows<>(size.toMillis(), 0);
     }

@@ -22,12 +22,21 @@ public final class TumblingProcessingTimeWindows<T> implements WindowAssigner<T>
         this.offset = offset;
     }
 
-    /** @param size window size @param <T> element type @return the assigner */
+    /**
+     * @param size window size
+     * @param <T> element type
+     * @return the assigner
+     */
     public static <T> TumblingProcessingTimeWindows<T> of(Duration size) {
         return new TumblingProcessingTimeWindows<>(size.toMillis(), 0);
     }
 
-    /** @param size window size @param offset shift, |offset| &lt; size @param <T> element type @return the assigner */
+    /**
+     * @param size window size
+     * @param offset shift, |offset| &lt; size
+     * @param <T> element type
+     * @return the assigner
+     */
     public static <T> TumblingProcessingTimeWindows<T> of(Duration size, Duration offset) {
         return new TumblingProcessingTimeWindows<>(size.toMillis(), offset.toMillis());
     }

@@ -39,7 +39,10 @@ public final class WindowResults<R> {
         this.mode = mode;
     }
 
-    /** @param handler receives every result (with the window's max timestamp) @return this */
+    /**
+     * @param handler receives every result (with the window's max timestamp)
+     * @return this
+     */
     public WindowResults<R> results(WindowResultHandler<R> handler) {
         registry.checkNotStarted("results()");
         this.results = Objects.requireNonNull(handler, "handler");

@@ -33,19 +33,28 @@ abstract class WindowedSides<T, L, R, S extends WindowedSides<T, L, R, S>> {
     /** @return this, as the public type */
     abstract S self();
 
-    /** @param trigger replaces the assigner's trigger @return this */
+    /**
+     * @param trigger replaces the assigner's trigger
+     * @return this
+     */
     public S trigger(Trigger<T> trigger) {
         windows.trigger(trigger);
         return self();
     }
 
-    /** @param evictor evicts elements of either side @return this */
+    /**
+     * @param evictor evicts elements of either side
+     * @return this
+     */
     public S evictor(Evictor<T> evictor) {
         windows.evictor(evictor);
         return self();
     }
 
-    /** @param lateness allowed lateness, at least 0 @return this */
+    /**
+     * @param lateness allowed lateness, at least 0
+     * @return this
+     */
     public S allowedLateness(Duration lateness) {
         windows.allowedLateness(lateness);
         return self();

@@ -65,13 +65,19 @@ public final class WindowedStream<T> {
         this.trigger = assigner.defaultTrigger();
     }
 
-    /** @param trigger replaces the assigner's default trigger @return this stream */
+    /**
+     * @param trigger replaces the assigner's default trigger
+     * @return this stream
+     */
     public WindowedStream<T> trigger(Trigger<T> trigger) {
         this.trigger = Objects.requireNonNull(trigger, "trigger");
         return this;
     }
 
-    /** @param evictor removes elements before/after the function (windows then keep all elements) @return this */
+    /**
+     * @param evictor removes elements before/after the function (windows then keep all elements)
+     * @return this
+     */
     public WindowedStream<T> evictor(Evictor<T> evictor) {
         this.evictor = Objects.requireNonNull(evictor, "evictor");
         return this;
@@ -93,7 +99,10 @@ public final class WindowedStream<T> {
         return this;
     }
 
-    /** @param handler receives elements dropped as late (counted anyway) @return this stream */
+    /**
+     * @param handler receives elements dropped as late (counted anyway)
+     * @return this stream
+     */
     public WindowedStream<T> sideOutputLateData(LateEventHandler<T> handler) {
         this.lateHandler = Objects.requireNonNull(handler, "handler");
         this.lateTag = null;
@@ -140,7 +149,10 @@ public final class WindowedStream<T> {
         return this;
     }
 
-    /** @param mode accumulating (default), discarding or accumulating-and-retracting @return this stream */
+    /**
+     * @param mode accumulating (default), discarding or accumulating-and-retracting
+     * @return this stream
+     */
     public WindowedStream<T> accumulationMode(AccumulationMode mode) {
         this.mode = Objects.requireNonNull(mode, "mode");
         return this;
