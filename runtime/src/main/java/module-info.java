@@ -5,6 +5,9 @@
 module io.cepheus.runtime {
     requires transitive io.cepheus.nfa;
     requires org.jctools.core;
+    // JCTools' queues use sun.misc.Unsafe but require jdk.unsupported only statically (optional at run time): an
+    // application on the module path would otherwise fail at the first inbox with NoClassDefFoundError
+    requires jdk.unsupported;
     requires com.carrotsearch.hppc;
 
     exports io.cepheus.runtime;

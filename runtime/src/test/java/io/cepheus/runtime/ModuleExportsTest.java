@@ -47,6 +47,17 @@ class ModuleExportsTest {
         assertEquals(Set.of(), d.opens());
     }
 
+    /**
+     * An application that is itself a named module resolves only what its modules require, and JCTools requires
+     * jdk.unsupported (for sun.misc.Unsafe) only statically: without this the first inbox fails with
+     * NoClassDefFoundError there (seen with {@code java -p ... -m app/Main}), while class-path runs never notice.
+     */
+    @Test
+    void requiresJdkUnsupportedForTheQueuesOnTheModulePath() throws Exception {
+        assertTrue(descriptor().requires().stream().anyMatch(r -> r.name().equals("jdk.unsupported")),
+                "io.cepheus.runtime must require jdk.unsupported");
+    }
+
     /** The public top-level types of each exported package: what users can name. */
     private static final Map<String, Set<String>> PUBLIC_TYPES = Map.of(
             "io.cepheus.runtime", Set.of("BackpressurePolicy", "CepEngine", "CepTestHarness", "CollectingSink",
