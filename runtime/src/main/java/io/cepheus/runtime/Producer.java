@@ -180,9 +180,15 @@ public final class Producer<T> implements AutoCloseable {
      * the assembled snapshot to {@link CepEngine#onSnapshot}. Every producer must call it with the same id.
      *
      * @param id the snapshot id
+     * @throws IllegalStateException if the engine has no snapshot codecs ({@link CepEngine.Builder#snapshots}), before
+     *                               anything is sent
      */
     public void checkpoint(long id) {
         checkOpen();
+        if (!engine.snapshotsEnabled()) {
+            throw new IllegalStateException("checkpoint(" + id + ") needs snapshot codecs: build the engine with"
+                    + " Builder.snapshots(eventCodec, keyCodec)");
+        }
         toAllShards(s -> new ShardRecord.Barrier(inputAtShard[s], id));
     }
 

@@ -141,6 +141,27 @@ class LiveSnapshotTest {
         assertTrue(e.getMessage().contains("same ids"), e.getMessage());
     }
 
+    /** Without codecs a checkpoint is refused at the call, as onSnapshot is, and nothing reaches the shards. */
+    @Test
+    void aCheckpointWithoutSnapshotCodecsIsRefusedAtTheCall() {
+        CepEngine<Ev> engine = CepEngine.<Ev>builder().shards(2).clock(new ManualClock(0))
+                .watermarks(WatermarkStrategy.<Ev>noWatermarks().withTimestampAssigner((e, ts) -> e.ts())).build();
+        List<String> out = new ArrayList<>();
+        engine.keyBy(Ev::key).pattern(Pattern.<Ev>begin("a").where(e -> e.kind() == 'a'))
+                .select((k, m, ts) -> out.add("match " + k));
+        Producer<Ev> in = engine.newProducer();
+        CepTestHarness<Ev> h = CepTestHarness.start(engine);
+        in.send(new Ev(1, 'a', 1));
+        IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> in.checkpoint(7));
+        assertEquals("checkpoint(7) needs snapshot codecs: build the engine with Builder.snapshots(eventCodec,"
+                + " keyCodec)", e.getMessage());
+        in.watermark(10);
+        h.runUntilIdle();
+        assertEquals(List.of("match 1"), out, "the engine goes on as if nothing had been sent");
+        h.close();
+    }
+
     /** Real threads, two shards: the restored engine plus the first one's output is the uninterrupted output. */
     @Test
     void aRunningEngineSnapshotsAndAFreshOneContinues() throws Exception {
