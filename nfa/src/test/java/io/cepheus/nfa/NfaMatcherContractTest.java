@@ -294,7 +294,9 @@ class NfaMatcherContractTest {
         // a3 would make two partial matches beside the two held ones
         PartialMatchLimitException e = assertThrows(PartialMatchLimitException.class,
                 () -> m.process(s, new TestEvent("a3", 6), 6, run));
-        assertTrue(e.getMessage().contains("2 held"), e.getMessage());
+        assertEquals("key hot would hold 2 partial matches and 2 held matches at event time 6, more than the bound of"
+                + " 3 (NfaOptions.maxPartialMatchesPerKey); the event was not applied", e.getMessage(),
+                "the counts of the step that broke the bound, read before the rollback");
         assertEquals(2, s.heldMatchCount());
         assertEquals(1, s.partialMatchCount());
         m.advanceTime(s, Long.MAX_VALUE, run);

@@ -395,9 +395,12 @@ public final class NfaEngine<T> {
         // held matches count toward the bound: they keep their events buffered as partial matches do
         if (newCount + st.heldCount > maxPartialMatches) {
             if (failOnOverflow) {
+                // the counts before the rollback, which resets them
+                int wouldHold = newCount;
+                int held = st.heldCount;
                 rollback();
-                throw new PartialMatchLimitException("key " + st.key + " would hold " + newCount
-                        + " partial matches and " + st.heldCount + " held matches at event time " + time
+                throw new PartialMatchLimitException("key " + st.key + " would hold " + wouldHold
+                        + " partial matches and " + held + " held matches at event time " + time
                         + ", more than the bound of " + maxPartialMatches + " (NfaOptions.maxPartialMatchesPerKey);"
                         + " the event was not applied");
             }
