@@ -234,6 +234,7 @@ public final class CepShard<T> implements Agent, ShardContext<T>, Consumer<Shard
         }
         failures.throwIfAny(); // the batch is complete: the error handler decides whether the shard goes on
         if (drained == 0 && inbox.isClosedAndDrained()) {
+            abortAlignment();
             if (finalWatermark != Long.MIN_VALUE && !abandoned) {
                 advanceTo(finalWatermark);
                 if (finalWatermark == Long.MAX_VALUE) {
@@ -310,6 +311,19 @@ public final class CepShard<T> implements Agent, ShardContext<T>, Consumer<Shard
         }
         alignment.onBarrier(index, b, producers.count());
         completeSnapshotIfAligned();
+    }
+
+    /**
+     * The input ended while a snapshot's barriers were being aligned: some producer never marked the cut, so the
+     * snapshot is not taken, and what was held back behind the others' barriers is applied now, as the input it is
+     * (a held-back record may itself be the next snapshot's barrier: that alignment cannot complete either).
+     */
+    private void abortAlignment() {
+        while (alignment.isAligning()) {
+            for (ShardRecord r : alignment.finish()) {
+                accept(r);
+            }
+        }
     }
 
     /** Writes the snapshot once every live producer's barrier is in; replays what was held back. */
