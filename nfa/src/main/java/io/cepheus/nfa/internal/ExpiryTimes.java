@@ -35,23 +35,23 @@ final class ExpiryTimes {
 
     /** @return whether the window closed for a partial match that started at {@code startTime} */
     boolean windowClosed(long startTime, long time) {
-        return window > 0 && time >= saturatedAdd(startTime, window);
+        return window > 0 && atLeastApart(startTime, time, window);
     }
 
     /** @return whether the gap of {@code state} closed for a partial match whose last event came at {@code prevTime} */
     boolean gapClosed(int state, long prevTime, long time) {
         long gap = stateGap[state];
-        return gap > 0 && time >= saturatedAdd(prevTime, gap);
+        return gap > 0 && atLeastApart(prevTime, time, gap);
     }
 
     /** @return the time a timeout by the gap of {@code state} is reported at */
     long gapTimeout(int state, long prevTime) {
-        return prevTime + stateGap[state];
+        return saturatedAdd(prevTime, stateGap[state]);
     }
 
     /** @return the time a timeout by the window is reported at */
     long windowTimeout(long startTime) {
-        return startTime + window;
+        return saturatedAdd(startTime, window);
     }
 
     /** @return the earliest time at which one of the key's partial matches expires, MAX_VALUE if none can */
@@ -105,6 +105,17 @@ final class ExpiryTimes {
             earliest = Math.min(earliest, saturatedAdd(prevTime, gap));
         }
         return earliest;
+    }
+
+    /**
+     * Flink's {@code time - from >= span}, without overflow: the difference of two times can exceed a long (from
+     * near {@code Long.MIN_VALUE} to near {@code MAX_VALUE}), but it is never negative here (time only moves forward
+     * from a partial match's times), so it is compared unsigned. A sum ({@code time >= from + span}) would saturate
+     * near the end of time and close a window that is still open: {@code a} at {@code MAX_VALUE - 5} within 10 ms
+     * would time out at {@code b = MAX_VALUE}.
+     */
+    private static boolean atLeastApart(long from, long time, long span) {
+        return time >= from && Long.compareUnsigned(time - from, span) >= 0;
     }
 
     private static long saturatedAdd(long time, long span) {

@@ -371,7 +371,7 @@ public final class IntervalJoinOperator<T, L, R> extends KeyedOperator<T> {
     private void prune(int id) {
         Object key = keys.keyOf(id);
         TimeOrderedBuffer l = lefts[id];
-        while (l != null && !l.isEmpty() && plus(l.earliest(), upper) < watermark) {
+        while (l != null && !l.isEmpty() && passed(plus(l.earliest(), upper))) {
             int at = l.start();
             long ts = l.timestampAt(at);
             boolean wasMatched = l.isMatched(at);
@@ -383,7 +383,7 @@ public final class IntervalJoinOperator<T, L, R> extends KeyedOperator<T> {
             }
         }
         TimeOrderedBuffer r = rights[id];
-        while (r != null && !r.isEmpty() && minus(r.earliest(), lower) < watermark) {
+        while (r != null && !r.isEmpty() && passed(minus(r.earliest(), lower))) {
             int at = r.start();
             long ts = r.timestampAt(at);
             boolean wasMatched = r.isMatched(at);
@@ -453,6 +453,16 @@ public final class IntervalJoinOperator<T, L, R> extends KeyedOperator<T> {
      */
     private static long dropTime(long last) {
         return last >= Long.MAX_VALUE - 1 ? Long.MAX_VALUE : last + 1;
+    }
+
+    /**
+     * @param last an element's last partner timestamp (saturated: an interval that would end after the end of time
+     *             ends there)
+     * @return whether the watermark has passed it, so no partner can come; the final watermark,
+     *         {@code Long.MAX_VALUE}, passes everything, as {@link #dropTime} says
+     */
+    private boolean passed(long last) {
+        return last < watermark || watermark == Long.MAX_VALUE;
     }
 
     private static long plus(long a, long b) {

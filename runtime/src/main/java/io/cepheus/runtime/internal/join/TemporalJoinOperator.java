@@ -178,7 +178,9 @@ public final class TemporalJoinOperator<T, S, V> extends KeyedOperator<T> {
         Object key = keys.keyOf(id);
         TimeOrderedBuffer waiting = pending[id];
         TimeOrderedBuffer table = versions[id];
-        while (waiting != null && !waiting.isEmpty() && waiting.earliest() < watermark) {
+        // the final watermark, Long.MAX_VALUE, passes an element at Long.MAX_VALUE too: nothing comes after it
+        while (waiting != null && !waiting.isEmpty()
+                && (waiting.earliest() < watermark || watermark == Long.MAX_VALUE)) {
             int at = waiting.start();
             long ts = waiting.timestampAt(at);
             S element = (S) waiting.valueAt(at);
