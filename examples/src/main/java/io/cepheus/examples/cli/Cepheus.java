@@ -5,6 +5,7 @@ import io.cepheus.examples.StopwatchClock;
 import io.cepheus.nfa.CompiledPattern;
 import io.cepheus.nfa.NfaCompiler;
 import io.cepheus.pattern.Pattern;
+import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -14,6 +15,7 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -243,10 +245,10 @@ public final class Cepheus {
 
     private BufferedReader open(String input) {
         if (input.equals("-")) {
-            return new BufferedReader(new InputStreamReader(stdin, StandardCharsets.UTF_8));
+            return new Utf8LineReader(new BufferedInputStream(stdin));
         }
         try {
-            return Files.newBufferedReader(Path.of(input), StandardCharsets.UTF_8);
+            return new Utf8LineReader(new BufferedInputStream(Files.newInputStream(Path.of(input))));
         } catch (NoSuchFileException e) {
             throw new UncheckedIOException("no such file: " + input, e);
         } catch (IOException e) {
@@ -366,6 +368,11 @@ public final class Cepheus {
             } else {
                 try {
                     file = new BufferedOutputStream(Files.newOutputStream(Path.of(target)));
+                } catch (NoSuchFileException e) {
+                    Path parent = Path.of(target).toAbsolutePath().getParent();
+                    throw new UncheckedIOException("cannot write " + target + ": no such directory " + parent, e);
+                } catch (AccessDeniedException e) {
+                    throw new UncheckedIOException("cannot write " + target + ": permission denied", e);
                 } catch (IOException e) {
                     throw new UncheckedIOException("cannot write " + target + ": " + e.getMessage(), e);
                 }

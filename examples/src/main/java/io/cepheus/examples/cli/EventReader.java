@@ -83,6 +83,12 @@ public final class EventReader<E> {
         while (true) {
             String text = readLine();
             if (text == null) {
+                if (header == null && format == Format.CSV) {
+                    // a CSV without its header is most likely the wrong file, never a run of 0 events (an input of
+                    // unknown format that is empty is just no events)
+                    throw new MalformedLineException(Math.max(line, 1), line == 0 ? "the input is empty: a CSV needs a header"
+                            + " line" : "the input has no header line, only blank lines and comments", true);
+                }
                 return null;
             }
             String trimmed = text.strip();
@@ -117,6 +123,9 @@ public final class EventReader<E> {
                 }
             }
             return text;
+        } catch (Utf8LineReader.NotUtf8Exception e) {
+            line++; // consumed: the next call reads the line after it
+            throw new MalformedLineException(line, e.getMessage());
         } catch (IOException e) {
             throw new UncheckedIOException("reading line " + (line + 1) + ": " + e.getMessage(), e);
         }

@@ -101,6 +101,62 @@ class CepheusTest {
                 + "{\"card\":\"c1\",\"amount\":600.00,\"time\":\"2025-03-01T09:00:30Z\"}]}"), Files.readAllLines(out));
     }
 
+    /**
+     * A line whose bytes are not UTF-8 is a malformed line like any other: named by its own number, skipped (or
+     * aborting under {@code --on-error abort}), and every line around it is read and matched. Far into a file, so
+     * that the bad bytes are not in the first chunk a reader decodes.
+     */
+    @Test
+    void aLineThatIsNotUtf8IsSkippedWithItsLineNumberAndTheRestIsRead(@TempDir Path dir) throws IOException {
+        StringBuilder text = new StringBuilder("card,amount,time\n");
+        for (int i = 0; i < 50_000; i++) {
+            text.append("c").append(i % 100).append(",10.00,").append(1_000 + i).append('\n');
+        }
+        byte[] head = text.toString().getBytes(StandardCharsets.UTF_8);
+        byte[] bad = "c7,0.50,60000 caf\u00e9\n".getBytes(StandardCharsets.ISO_8859_1); // é as one Latin-1 byte
+        byte[] tail = "c7,0.50,60001\nc7,600.00,60002\n".getBytes(StandardCharsets.UTF_8);
+        Path in = dir.resolve("payments.csv");
+        try (var file = Files.newOutputStream(in)) {
+            file.write(head);
+            file.write(bad);
+            file.write(tail);
+        }
+
+        Result skip = run("run", "card-testing", "--input", in.toString(), "--no-progress");
+        assertEquals(0, skip.status(), skip.err());
+        assertEquals("cepheus: skipped line 50002: not valid UTF-8 (byte 18 of the line is 0xe9)\n", skip.err());
+        assertTrue(skip.out().contains("malformed lines            1 (skipped)\n"), skip.out());
+        assertTrue(skip.out().contains("events                50,002"), skip.out());
+        assertTrue(skip.out().contains("CARD TESTING  card c7: 0.50 then 600.00"), "the lines after it are matched");
+
+        Result abort = run("run", "card-testing", "--input", in.toString(), "--no-progress", "--on-error", "abort");
+        assertEquals(1, abort.status());
+        assertEquals("cepheus: stopped at line 50002: not valid UTF-8 (byte 18 of the line is 0xe9)"
+                + " (--on-error abort)\n", abort.err());
+    }
+
+    @Test
+    void anEmptyCsvIsAnErrorNotARunOfNoEvents(@TempDir Path dir) throws IOException {
+        Path empty = Files.writeString(dir.resolve("payments.csv"), "");
+        Result r = run("run", "card-testing", "--input", empty.toString(), "--no-progress");
+        assertEquals(1, r.status());
+        assertEquals("cepheus: stopped at line 1: the input is empty: a CSV needs a header line\n", r.err());
+        Path blank = Files.writeString(dir.resolve("blank.csv"), "\n# nothing yet\n\n");
+        assertEquals("cepheus: stopped at line 3: the input has no header line, only blank lines and comments\n",
+                run("run", "card-testing", "--input", blank.toString(), "--no-progress").err());
+        assertEquals(0, runWithInput("", "run", "card-testing", "--input", "-", "--format", "jsonl",
+                "--no-progress").status(), "JSON Lines has no header: empty is no events");
+    }
+
+    @Test
+    void outToAMissingDirectorySaysSo(@TempDir Path dir) throws IOException {
+        Path in = Files.writeString(dir.resolve("payments.csv"), "card,amount,time\nc1,0.50,1000\n");
+        Path out = dir.resolve("no/such/alerts.jsonl");
+        Result r = run("run", "card-testing", "--input", in.toString(), "--out", out.toString(), "--no-progress");
+        assertEquals(1, r.status());
+        assertEquals("cepheus: cannot write " + out + ": no such directory " + out.getParent() + "\n", r.err());
+    }
+
     @Test
     void onErrorAbortStopsAtTheMalformedLineWithStatusOne() {
         Result r = runWithInput("card,amount,time\nc1,0.50,1000\nc1,1.00\nc1,600.00,2000\n",
