@@ -71,6 +71,8 @@ public final class CepEngine<T> implements AutoCloseable {
     /** Why {@link #start()} failed after it began building the shards; the engine is then unusable. */
     private volatile Throwable startFailure;
     private volatile boolean closing;
+    /** The failure that stopped the engine, set before its inboxes close (the runners record theirs after). */
+    private volatile Throwable stopFailure;
     /** The system clock as producers read it per send, refreshed by the shards; null under another clock. */
     private final CachedClock sendClock;
 
@@ -237,7 +239,7 @@ public final class CepEngine<T> implements AutoCloseable {
                 action = ErrorAction.STOP;
             }
             if (action != ErrorAction.CONTINUE) {
-                stopAfterFailure();
+                stopAfterFailure(error);
             }
             return action;
         };
@@ -253,7 +255,10 @@ public final class CepEngine<T> implements AutoCloseable {
      * or feeding a half-dead engine), and the other shards finish what is queued without a final watermark, so
      * nothing is flushed as if the input had ended; {@link #close()} reports the failure.
      */
-    private void stopAfterFailure() {
+    private void stopAfterFailure(Throwable error) {
+        if (stopFailure == null) {
+            stopFailure = error; // before the inboxes close: a producer that finds them closed can name it
+        }
         for (CepShard<T> s : shards) {
             s.abandon();
         }
@@ -420,7 +425,7 @@ public final class CepEngine<T> implements AutoCloseable {
                 return runner.failure();
             }
         }
-        return Optional.empty();
+        return Optional.ofNullable(stopFailure);
     }
 
     /** @return every shard's counters as of its latest batch; any thread, any time */

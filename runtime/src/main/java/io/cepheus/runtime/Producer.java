@@ -115,16 +115,20 @@ public final class Producer<T> implements AutoCloseable {
         }
         int shard = CepEngine.shardOf(key, inboxes.length);
         ShardRecord record = new ShardRecord.Event(inputAtShard[shard], key, event, ts);
-        if (!block) {
-            if (!inboxes[shard].offer(record)) {
-                return false;
+        try {
+            if (!block) {
+                if (!inboxes[shard].offer(record)) {
+                    return false;
+                }
+            } else if (engine.isDrivenByCaller()) {
+                if (!inboxes[shard].offer(record)) {
+                    throw fullInboxOfCallerDrivenEngine(shard, "event " + event);
+                }
+            } else {
+                inboxes[shard].put(record, backoff);
             }
-        } else if (engine.isDrivenByCaller()) {
-            if (!inboxes[shard].offer(record)) {
-                throw fullInboxOfCallerDrivenEngine(shard, "event " + event);
-            }
-        } else {
-            inboxes[shard].put(record, backoff);
+        } catch (IllegalStateException closed) {
+            throw namingTheFailure(closed);
         }
         generator.onEvent(event, ts, broadcast);
         long now = sendTime();
@@ -225,9 +229,29 @@ public final class Producer<T> implements AutoCloseable {
                 }
             }
         }
-        for (int s = 0; s < inboxes.length; s++) {
-            inboxes[s].put(record.apply(s), backoff); // watermarks are never rejected: they carry time forward
+        try {
+            for (int s = 0; s < inboxes.length; s++) {
+                inboxes[s].put(record.apply(s), backoff); // watermarks are never rejected: they carry time forward
+            }
+        } catch (IllegalStateException closed) {
+            throw namingTheFailure(closed);
         }
+    }
+
+    /**
+     * @param closed what an inbox threw because it is closed
+     * @return the same, or, when the engine closed its inboxes because a shard failed, an exception that says so
+     *         with the failure as its cause (the caller otherwise sees only a closed inbox)
+     */
+    private IllegalStateException namingTheFailure(IllegalStateException closed) {
+        java.util.Optional<Throwable> failure = engine.failure();
+        if (failure.isEmpty()) {
+            return closed;
+        }
+        IllegalStateException named = new IllegalStateException("the engine takes no more input: it stopped after a"
+                + " failure (" + failure.get().getMessage() + ")", failure.get());
+        named.addSuppressed(closed);
+        return named;
     }
 
     private IllegalStateException fullInboxOfCallerDrivenEngine(int shard, String what) {

@@ -3,6 +3,7 @@ package io.cepheus.runtime;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -223,8 +224,11 @@ class UserCodeFailuresTest {
         IllegalStateException stopped = assertThrows(IllegalStateException.class, harness::runUntilIdle);
         assertInstanceOf(UserCodeException.class, stopped.getCause());
         assertEquals(1, errors.errors.size());
-        assertThrows(IllegalStateException.class, () -> in.send(new Ev("u9", 'o', 300)),
-                "a stopped engine takes no more input");
+        IllegalStateException refused = assertThrows(IllegalStateException.class,
+                () -> in.send(new Ev("u9", 'o', 300)), "a stopped engine takes no more input");
+        assertTrue(refused.getMessage().startsWith("the engine takes no more input: it stopped after a failure (match"
+                + " handler of pattern 0 threw"), refused.getMessage());
+        assertSame(stopped.getCause(), refused.getCause(), "the send names the failure that stopped the engine");
         assertThrows(IllegalStateException.class, harness::close);
         assertEquals(List.of(), out, "no shard flushed timeouts as if the input had ended");
     }
