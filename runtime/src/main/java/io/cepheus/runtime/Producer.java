@@ -248,8 +248,8 @@ public final class Producer<T> implements AutoCloseable {
         if (failure.isEmpty()) {
             return closed;
         }
-        IllegalStateException named = new IllegalStateException("the engine takes no more input: it stopped after a"
-                + " failure (" + failure.get().getMessage() + ")", failure.get());
+        IllegalStateException named = new IllegalStateException("the engine takes no more input (its inboxes are"
+                + " closed): it stopped after a failure (" + failure.get().getMessage() + ")", failure.get());
         named.addSuppressed(closed);
         return named;
     }

@@ -41,6 +41,10 @@ final class SnapshotFormat {
      */
     private static final int VERSION = 5;
     private static final int HEADER_BYTES = 16;
+    /** Why a body whose checksum matched still does not read: not damage, which the checksum rules out. */
+    private static final String INTACT_BUT_UNREADABLE = "the snapshot is intact (its checksum matches), so it does"
+            + " not fit this engine: its event or key codec reads other bytes than the codec that wrote it (a codec"
+            + " mismatch), or its operators keep other state than the ones that wrote it";
     /** Bodies are read in growing chunks, so a corrupt length in a short stream cannot allocate gigabytes. */
     private static final int FIRST_CHUNK = 64 * 1024;
 
@@ -186,18 +190,18 @@ final class SnapshotFormat {
             in.skipNBytes(length);
             try {
                 list.get(s).readState(new DataInputStream(part), events, keys);
-            } catch (EOFException | RuntimeException e) {
+            } catch (IOException | RuntimeException e) {
                 // codecs may wrap the end of input in an unchecked exception: an exhausted part tells it apart
                 if (e instanceof EOFException || part.available() == 0) {
                     throw new IOException("shard " + s + "'s part (" + length + " bytes) ends before its state"
-                            + " does: it was written by operators that write less than this engine's read", e);
+                            + " does: " + INTACT_BUT_UNREADABLE, e);
                 }
-                throw new IOException("shard " + s + "'s part cannot be read: " + e, e);
+                throw new IOException("shard " + s + "'s part cannot be read: " + INTACT_BUT_UNREADABLE
+                        + " (reading it failed with: " + e.getMessage() + ")", e);
             }
             if (part.available() > 0) {
                 throw new IOException("shard " + s + "'s part has " + part.available() + " of its " + length
-                        + " bytes left after its state was read: it was written by operators that write more than"
-                        + " this engine's read");
+                        + " bytes left after its state was read: " + INTACT_BUT_UNREADABLE);
             }
             checkRouting(list.get(s), s, list.size());
         }

@@ -1,6 +1,7 @@
 package io.cepheus.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -48,9 +49,13 @@ class SnapshotIntegrityTest {
             .build(f -> f.int32());
 
     private static CepEngine<Ev> engine(List<String> out) {
+        return engine(out, EVENTS);
+    }
+
+    private static CepEngine<Ev> engine(List<String> out, EventCodec<Ev> events) {
         CepEngine<Ev> engine = CepEngine.<Ev>builder().shards(3).inboxCapacity(64).clock(new ManualClock(0))
                 .watermarks(WatermarkStrategy.<Ev>noWatermarks().withTimestampAssigner((e, ts) -> e.ts()))
-                .snapshots(EVENTS, KEYS).build();
+                .snapshots(events, KEYS).build();
         KeyedStream<Ev> keyed = engine.keyBy(Ev::key);
         keyed.pattern(Pattern.<Ev>begin("a").where(e -> e.kind() == 'a').followedBy("b").where(e -> e.kind() == 'b')
                         .oneOrMore().followedBy("c").where(e -> e.kind() == 'c').within(Duration.ofMillis(60)))
@@ -262,6 +267,21 @@ class SnapshotIntegrityTest {
         byte[] extraBody = Arrays.copyOf(body(SNAPSHOT), body(SNAPSHOT).length + 5);
         assertNames(refusal(frame(extraBody), "5 bytes after the parts"), "5 bytes after the parts",
                 "5 bytes after the last shard's part");
+    }
+
+    /** An intact snapshot read with another event codec is refused as a codec mismatch, not as damage. */
+    @Test
+    void anIntactSnapshotReadWithAnotherCodecIsACodecMismatch() {
+        EventCodec<Ev> narrower = RecordCodec.<Ev>builder().int32(Ev::key).int32(Ev::kind).int32(e -> (int) e.ts())
+                .build(f -> new Ev(f.int32(), (char) f.int32(), f.int32()));
+        CepEngine<Ev> other = engine(new ArrayList<>(), narrower);
+        other.newProducer();
+        other.newProducer();
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> CepTestHarness.restore(other, SNAPSHOT));
+        String reason = e.getCause().getMessage();
+        assertTrue(reason.contains("intact (its checksum matches)") && reason.contains("codec mismatch"), reason);
+        assertTrue(reason.startsWith("shard "), reason);
     }
 
     private static byte[] body(byte[] snapshot) {

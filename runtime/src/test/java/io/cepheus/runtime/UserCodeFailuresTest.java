@@ -226,8 +226,8 @@ class UserCodeFailuresTest {
         assertEquals(1, errors.errors.size());
         IllegalStateException refused = assertThrows(IllegalStateException.class,
                 () -> in.send(new Ev("u9", 'o', 300)), "a stopped engine takes no more input");
-        assertTrue(refused.getMessage().startsWith("the engine takes no more input: it stopped after a failure (match"
-                + " handler of pattern 0 threw"), refused.getMessage());
+        assertTrue(refused.getMessage().startsWith("the engine takes no more input (its inboxes are closed): it stopped"
+                + " after a failure (match handler of pattern 0 threw"), refused.getMessage());
         assertSame(stopped.getCause(), refused.getCause(), "the send names the failure that stopped the engine");
         assertThrows(IllegalStateException.class, harness::close);
         assertEquals(List.of(), out, "no shard flushed timeouts as if the input had ended");
