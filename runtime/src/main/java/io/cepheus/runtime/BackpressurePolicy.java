@@ -16,7 +16,12 @@ public enum BackpressurePolicy {
 
     /**
      * The push returns {@code false} at once when the shard's queue is full and the record is not enqueued; the
-     * caller decides what to do (retry later, buffer, shed load and count it). Producers never wait.
+     * caller decides what to do (retry later, buffer, shed load and count it). Producers never wait: a watermark,
+     * idleness change or snapshot barrier that finds a queue full waits in its producer, in order (a newer watermark
+     * replacing an older one), and goes out with that producer's next call ({@code send}, {@code watermark},
+     * {@code tick}, {@code checkpoint}, {@code close}); until then the producer's events for that shard are refused
+     * too, so none overtakes it. A {@code close()} that cannot enqueue its final watermark throws, to be called
+     * again.
      */
     REJECT
 }

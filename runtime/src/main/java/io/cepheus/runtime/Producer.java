@@ -7,6 +7,7 @@ import io.cepheus.runtime.time.Clock;
 import io.cepheus.runtime.time.TimestampAssigner;
 import io.cepheus.runtime.time.WatermarkGenerator;
 import io.cepheus.runtime.time.WatermarkOutput;
+import java.util.ArrayDeque;
 import java.util.function.Function;
 
 /**
@@ -54,6 +55,13 @@ public final class Producer<T> implements AutoCloseable {
     private long lastWatermark = Long.MIN_VALUE;
     private boolean idle;
     private boolean closed;
+    /**
+     * Under {@link BackpressurePolicy#REJECT}, per shard, the watermarks, idleness changes and barriers that found
+     * its inbox full, in order: they go out, ahead of anything else for that shard, with this producer's next
+     * call, so no call waits and none of them is lost. Null until a shard first needs it.
+     */
+    private ArrayDeque<ShardRecord>[] pendingControl;
+    private int shardsWithPendingControl;
 
     Producer(CepEngine<T> engine, ShardInbox<ShardRecord>[] inboxes, int[] inputAtShard,
             Function<? super T, ?> keySelector, TimestampAssigner<T> assigner, WatermarkGenerator<T> generator,
@@ -75,8 +83,9 @@ public final class Producer<T> implements AutoCloseable {
      * Sends an event whose timestamp the engine's timestamp assigner extracts.
      *
      * @param event the event, not null
-     * @return true if sent; false only under {@link BackpressurePolicy#REJECT} when its shard's inbox is full
-     *     (nothing was sent, and the watermark generator did not see it: send it again)
+     * @return true if sent; false only under {@link BackpressurePolicy#REJECT} when its shard's inbox is full, or
+     *     still holds back this producer's earlier watermark or barrier for that shard (nothing was sent, and the
+     *     watermark generator did not see it: send it again)
      */
     public boolean send(T event) {
         return send(event, TimestampAssigner.NO_TIMESTAMP);
@@ -117,8 +126,8 @@ public final class Producer<T> implements AutoCloseable {
         ShardRecord record = new ShardRecord.Event(inputAtShard[shard], key, event, ts);
         try {
             if (!block) {
-                if (!inboxes[shard].offer(record)) {
-                    return false;
+                if (shardsWithPendingControl > 0 && !deliverPending(shard) || !inboxes[shard].offer(record)) {
+                    return false; // behind this producer's watermark or barrier for that shard: not before it
                 }
             } else if (engine.isDrivenByCaller()) {
                 if (!inboxes[shard].offer(record)) {
@@ -157,6 +166,7 @@ public final class Producer<T> implements AutoCloseable {
      */
     public void tick() {
         checkOpen();
+        deliverAllPending();
         emitPeriodic(clock.millis());
     }
 
@@ -174,6 +184,7 @@ public final class Producer<T> implements AutoCloseable {
      */
     public void watermark(long watermark) {
         checkOpen();
+        deliverAllPending();
         lastActive.lazySet(clock.millis()); // a source that sends time is alive
         broadcast.emitWatermark(watermark);
     }
@@ -193,6 +204,7 @@ public final class Producer<T> implements AutoCloseable {
             throw new IllegalStateException("checkpoint(" + id + ") needs snapshot codecs: build the engine with"
                     + " Builder.snapshots(eventCodec, keyCodec)");
         }
+        deliverAllPending();
         toAllShards(s -> new ShardRecord.Barrier(inputAtShard[s], id));
     }
 
@@ -202,8 +214,13 @@ public final class Producer<T> implements AutoCloseable {
         if (!closed && !engine.isClosing()) {
             try {
                 broadcast.emitWatermark(Long.MAX_VALUE);
+                deliverAllPending();
             } catch (IllegalStateException engineClosedMeanwhile) {
                 // the engine closed its inboxes first: it flushes on its own, nothing of ours is lost
+            }
+            if (shardsWithPendingControl > 0 && !engine.isClosing()) {
+                throw new IllegalStateException("this producer's last watermark could not be enqueued: a shard's inbox"
+                        + " is full (BackpressurePolicy.REJECT); call close() again");
             }
         }
         closed = true;
@@ -231,10 +248,65 @@ public final class Producer<T> implements AutoCloseable {
         }
         try {
             for (int s = 0; s < inboxes.length; s++) {
-                inboxes[s].put(record.apply(s), backoff); // watermarks are never rejected: they carry time forward
+                if (block) {
+                    inboxes[s].put(record.apply(s), backoff); // never rejected: they carry time forward
+                } else {
+                    offerInOrder(s, record.apply(s));
+                }
             }
         } catch (IllegalStateException closed) {
             throw namingTheFailure(closed);
+        }
+    }
+
+    /** Under REJECT: enqueues {@code control} for shard {@code s} now, or keeps it, in order, for a later call. */
+    @SuppressWarnings("unchecked")
+    private void offerInOrder(int s, ShardRecord control) {
+        if ((pendingControl == null || pendingControl[s] == null || pendingControl[s].isEmpty())
+                && inboxes[s].offer(control)) {
+            return;
+        }
+        if (pendingControl == null) {
+            pendingControl = new ArrayDeque[inboxes.length];
+        }
+        if (pendingControl[s] == null) {
+            pendingControl[s] = new ArrayDeque<>();
+        }
+        ArrayDeque<ShardRecord> queue = pendingControl[s];
+        if (queue.isEmpty()) {
+            shardsWithPendingControl++;
+        } else if (control instanceof ShardRecord.Watermark && queue.peekLast() instanceof ShardRecord.Watermark) {
+            queue.pollLast(); // a newer watermark of the same source replaces one not yet sent
+        }
+        queue.addLast(control);
+        deliverPending(s);
+    }
+
+    /** @return whether nothing of this producer waits for shard {@code s} any more */
+    private boolean deliverPending(int s) {
+        ArrayDeque<ShardRecord> queue = pendingControl == null ? null : pendingControl[s];
+        if (queue == null || queue.isEmpty()) {
+            return true;
+        }
+        while (!queue.isEmpty() && inboxes[s].offer(queue.peekFirst())) {
+            queue.pollFirst();
+        }
+        if (queue.isEmpty()) {
+            shardsWithPendingControl--;
+            return true;
+        }
+        return false;
+    }
+
+    private void deliverAllPending() {
+        if (shardsWithPendingControl > 0) {
+            try {
+                for (int s = 0; s < inboxes.length; s++) {
+                    deliverPending(s);
+                }
+            } catch (IllegalStateException closed) {
+                throw namingTheFailure(closed);
+            }
         }
     }
 
