@@ -139,12 +139,21 @@ public final class Producer<T> implements AutoCloseable {
         } catch (IllegalStateException closed) {
             throw namingTheFailure(closed);
         }
-        generator.onEvent(event, ts, broadcast);
-        long now = sendTime();
-        if (lastActive.getPlain() != now) {
-            lastActive.lazySet(now); // an ordered store, once per clock tick: shards read it to detect silence
+        // the event is in: whatever follows must not make the send look failed, or a caller retrying it duplicates it
+        try {
+            generator.onEvent(event, ts, broadcast);
+            long now = sendTime();
+            if (lastActive.getPlain() != now) {
+                lastActive.lazySet(now); // an ordered store, once per clock tick: shards read it to detect silence
+            }
+            emitPeriodic(now);
+        } catch (IllegalStateException closedMeanwhile) {
+            if (!engine.isClosing() && engine.failure().isEmpty()) {
+                throw closedMeanwhile;
+            }
+            // the engine closed (or stopped) after the event was enqueued: the event is delivered, this source's
+            // watermark no longer matters (a closing engine flushes, a stopped one takes no more input)
         }
-        emitPeriodic(now);
         return true;
     }
 
