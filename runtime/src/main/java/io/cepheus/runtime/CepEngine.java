@@ -391,8 +391,21 @@ public final class CepEngine<T> implements AutoCloseable {
             Thread.currentThread().interrupt();
             drained = false;
         }
+        // every runner is asked to stop, even after one that did not: a stuck shard must not leave the others running
+        IllegalStateException notStopped = null;
         for (AgentRunner runner : runners) {
-            runner.close(timeout);
+            try {
+                runner.close(timeout);
+            } catch (IllegalStateException stuck) {
+                if (notStopped == null) {
+                    notStopped = stuck;
+                } else {
+                    notStopped.addSuppressed(stuck);
+                }
+            }
+        }
+        if (notStopped != null) {
+            throw notStopped;
         }
         Optional<Throwable> failure = failure();
         if (failure.isPresent()) {
