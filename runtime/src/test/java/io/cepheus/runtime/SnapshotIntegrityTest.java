@@ -284,6 +284,45 @@ class SnapshotIntegrityTest {
         assertTrue(reason.startsWith("shard "), reason);
     }
 
+    /**
+     * A checksum proves the bytes are the ones written, not that they fit this engine. Damage one byte at random,
+     * recompute the checksum, and restore: the engine must refuse it clearly, or restore something it can run on
+     * to the end of the input. It must never throw later, loop for ever or allocate what a count claims
+     * ({@code -Dcepheus.seed=S}, {@code -Dcepheus.snapshot.damages=N}, default 300).
+     */
+    @Test
+    void damageUnderARecomputedChecksumIsRefusedOrRunsToTheEnd() {
+        long seed = Long.getLong("cepheus.seed", 20261201L);
+        int damages = Integer.getInteger("cepheus.snapshot.damages", 300);
+        byte[] body = body(SNAPSHOT);
+        java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+        int refused = 0;
+        for (int i = 0; i < damages; i++) {
+            byte[] damaged = body.clone();
+            int at = random.nextInt(damaged.length);
+            damaged[at] = (byte) random.nextInt(256);
+            String what = "damage " + i + " (byte " + at + " set to " + damaged[at] + ", -Dcepheus.seed=" + seed + ")";
+            CepEngine<Ev> fresh = engine(new ArrayList<>());
+            List<Producer<Ev>> in = List.of(fresh.newProducer(), fresh.newProducer());
+            CepTestHarness<Ev> h;
+            try {
+                h = CepTestHarness.restore(fresh, frame(damaged));
+            } catch (IllegalStateException refusal) {
+                assertTrue(refusal.getMessage().startsWith("cannot restore the snapshot: "), what + ": " + refusal);
+                refused++;
+                continue;
+            } catch (OutOfMemoryError allocatedWhatACountClaimed) {
+                throw new AssertionError(what + ": the restore ran out of memory", allocatedWhatACountClaimed);
+            }
+            org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+                send(in, h, input(), CUT, input().get(0).size());
+                h.close();
+            }, () -> what + ": the restored engine did not finish");
+        }
+        System.out.println("snapshot damage under a recomputed checksum: " + damages + " from seed " + seed + ", "
+                + refused + " refused at restore, " + (damages - refused) + " ran to the end");
+    }
+
     private static byte[] body(byte[] snapshot) {
         return Arrays.copyOfRange(snapshot, HEADER_BYTES, snapshot.length);
     }

@@ -675,12 +675,24 @@ public final class CepOperator<T> extends KeyedOperator<T> {
             stateOf(id); // sizes the per-key arrays
             matcher.release(states[id]);
             states[id] = matcher.readState(key, events, in);
+            long now = processingClock != null ? processingTime : watermark;
+            if (states[id].currentTime() > now) {
+                // a key is only ever advanced to events the watermark (or clock) released, never beyond it
+                throw new java.io.IOException("key " + key + "'s matching state is at time " + states[id].currentTime()
+                        + ", after the " + (processingClock != null ? "processing time " : "watermark ") + now
+                        + " it was written at");
+            }
             restored[i] = id;
         }
-        int buffered = in.readInt();
+        int buffered = readCount(in, "a pattern operator with %d buffered events");
         for (int i = 0; i < buffered; i++) {
             int id = readKeyId(in, keyCodec);
             long ts = in.readLong();
+            if (processingClock == null && ts <= watermark) {
+                // a buffered event waits for a watermark at or after its time; one already passed was released
+                throw new java.io.IOException("key " + keys.keyOf(id) + " has an event at time " + ts
+                        + " waiting for the watermark, which is already at " + watermark);
+            }
             buffer.add(id, events.read(in), ts);
             if (sortsArrivals) {
                 releaseArrivalsAt(id, ts + 1);

@@ -396,6 +396,11 @@ public final class CepShard<T> implements Agent, ShardContext<T>, Consumer<Shard
         }
         for (ShardOperator<T> op : operators) {
             op.readState(in, eventCodec, keyCodec);
+            if (op instanceof KeyedOperator<T> keyed && keyed.watermark > watermark) {
+                // an operator only ever sees the shard's watermarks
+                throw new IOException("operator " + op.operatorId() + " of shard " + index + " is at watermark "
+                        + keyed.watermark + ", after the shard's " + watermark);
+            }
         }
         publish();
     }

@@ -228,6 +228,12 @@ public final class KeyDictionary {
         if (bound < 0 || live < 0 || live > bound) {
             throw new IOException("corrupt key dictionary: " + live + " keys under an id bound of " + bound);
         }
+        // every id below the bound is written, live (with its key) or free, in at least 4 bytes: refuse a bound the
+        // bytes cannot hold before sizing tables by it
+        if (in instanceof java.io.DataInputStream stream && (long) bound * Integer.BYTES > stream.available()) {
+            throw new IOException("the key dictionary announces ids below " + bound + ", more than the "
+                    + stream.available() + " bytes left could hold");
+        }
         ensureIds(bound); // ids arrive in any order, and a direct table's growth walks every id below nextId
         for (int i = 0; i < live; i++) {
             int id = in.readInt();

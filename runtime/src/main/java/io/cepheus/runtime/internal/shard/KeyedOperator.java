@@ -84,17 +84,13 @@ public abstract class KeyedOperator<T> implements ShardOperator<T> {
     }
 
     /**
-     * Reads a count that {@link #writeState} wrote.
+     * Reads a count that {@link #writeState} wrote ({@link SnapshotReads#count}).
      *
      * @param what what is counted, for the message (e.g. "an interval join with %d keys")
-     * @throws IOException if it is negative (a corrupt snapshot)
+     * @throws IOException if it is negative, or more than the bytes left could hold
      */
     protected static int readCount(DataInput in, String what) throws IOException {
-        int n = in.readInt();
-        if (n < 0) {
-            throw new IOException(String.format(what, n));
-        }
-        return n;
+        return SnapshotReads.count(in, what);
     }
 
     /** Reads a key {@link #writeKey} wrote. @return its id in the (restored) dictionary */
