@@ -6,6 +6,7 @@ import io.cepheus.nfa.NfaOptions;
 import io.cepheus.nfa.PartialMatchLimitException;
 import io.cepheus.nfa.SkipStrategyException;
 import io.cepheus.runtime.internal.cep.CepOperator;
+import io.cepheus.runtime.internal.output.CallContext;
 import io.cepheus.runtime.internal.output.FailureRoute;
 import io.cepheus.runtime.internal.output.SideOutputs;
 import io.cepheus.runtime.internal.shard.OperatorRegistry;
@@ -311,7 +312,7 @@ public final class PatternStream<T> {
                     if (f == null) {
                         m.onMatch(key, match, timestamp);
                     } else {
-                        ctx.timestamp = timestamp;
+                        ctx.at(timestamp);
                         f.processMatch(key, match, ctx);
                     }
                 } catch (RuntimeException e) {
@@ -336,36 +337,13 @@ public final class PatternStream<T> {
     }
 
     /** The context of one shard's process-function calls; reused for each match (single-threaded). */
-    private static final class ProcessContext implements PatternProcessFunction.Context {
-        private final SideOutputs.Frozen sideOutputs;
-        private final LongSupplier watermark;
-        private final Clock clock;
-        long timestamp;
-
+    private static final class ProcessContext extends CallContext implements PatternProcessFunction.Context {
         ProcessContext(SideOutputs.Frozen sideOutputs, LongSupplier watermark, Clock clock) {
-            this.sideOutputs = sideOutputs;
-            this.watermark = watermark;
-            this.clock = clock;
+            super(sideOutputs, watermark, clock);
         }
 
-        @Override
-        public long timestamp() {
-            return timestamp;
-        }
-
-        @Override
-        public long currentWatermark() {
-            return watermark.getAsLong();
-        }
-
-        @Override
-        public long currentProcessingTime() {
-            return clock.millis();
-        }
-
-        @Override
-        public <X> void output(OutputTag<X> tag, X value) {
-            sideOutputs.emit(tag, value, timestamp);
+        void at(long recordTimestamp) {
+            this.timestamp = recordTimestamp;
         }
     }
 }

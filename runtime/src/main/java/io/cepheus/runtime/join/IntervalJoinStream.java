@@ -8,6 +8,7 @@ import io.cepheus.runtime.OutputTag;
 import io.cepheus.runtime.SideOutputHandler;
 import io.cepheus.runtime.internal.join.IntervalJoinOperator;
 import io.cepheus.runtime.internal.join.SideCodecs;
+import io.cepheus.runtime.internal.output.CallContext;
 import io.cepheus.runtime.internal.output.FailureRoute;
 import io.cepheus.runtime.internal.output.SideOutputs;
 import io.cepheus.runtime.internal.shard.OperatorRegistry;
@@ -296,21 +297,15 @@ public final class IntervalJoinStream<T, L, R, OUT> {
     }
 
     /** Context and collector of one shard's join-function calls; reused for each pair. */
-    private final class JoinContext implements ProcessJoinFunction.Context, Collector<OUT> {
-        private final SideOutputs.Frozen sideOutputs;
-        private final LongSupplier watermark;
-        private final Clock clock;
+    private final class JoinContext extends CallContext implements ProcessJoinFunction.Context, Collector<OUT> {
         private final JoinResultHandler<OUT> results;
         private Object key;
         private long leftTimestamp;
         private long rightTimestamp;
-        private long timestamp;
 
         JoinContext(SideOutputs.Frozen sideOutputs, LongSupplier watermark, Clock clock,
                 JoinResultHandler<OUT> results) {
-            this.sideOutputs = sideOutputs;
-            this.watermark = watermark;
-            this.clock = clock;
+            super(sideOutputs, watermark, clock);
             this.results = results;
         }
 
@@ -339,26 +334,6 @@ public final class IntervalJoinStream<T, L, R, OUT> {
         @Override
         public long rightTimestamp() {
             return rightTimestamp;
-        }
-
-        @Override
-        public long timestamp() {
-            return timestamp;
-        }
-
-        @Override
-        public long currentWatermark() {
-            return watermark.getAsLong();
-        }
-
-        @Override
-        public long currentProcessingTime() {
-            return clock.millis();
-        }
-
-        @Override
-        public <X> void output(OutputTag<X> tag, X value) {
-            sideOutputs.emit(tag, value, timestamp);
         }
     }
 }
