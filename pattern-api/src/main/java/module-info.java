@@ -4,6 +4,7 @@
  */
 module io.cepheus.pattern {
     exports io.cepheus.pattern;
-    // the condition combinators are implementation detail; only the compiler may look inside
-    exports io.cepheus.pattern.internal to io.cepheus.nfa;
+    // the condition combinators and the whole-pattern rules are implementation detail; only the NFA compiler and the
+    // rule compiler (which reads patterns back into rules) may look inside
+    exports io.cepheus.pattern.internal to io.cepheus.nfa, io.cepheus.rules;
 }

@@ -48,7 +48,7 @@ class ModuleExportsTest {
         assertEquals("io.cepheus.pattern", descriptor.name());
         assertEquals(Map.of(
                         "io.cepheus.pattern", Set.of(),
-                        "io.cepheus.pattern.internal", Set.of("io.cepheus.nfa")),
+                        "io.cepheus.pattern.internal", Set.of("io.cepheus.nfa", "io.cepheus.rules")),
                 exports(descriptor));
     }
 

@@ -423,6 +423,6 @@ final class StateGraphBuilder<T> {
     }
 
     static <T> long gapOf(Pattern<T> p) {
-        return p.window(WithinType.PREVIOUS_AND_CURRENT).map(Duration::toMillis).orElse(0L);
+        return io.cepheus.pattern.internal.WholePatternRules.gapOf(p);
     }
 }

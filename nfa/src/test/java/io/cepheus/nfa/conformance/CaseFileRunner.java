@@ -33,14 +33,32 @@ public final class CaseFileRunner {
      * @return one verdict per case, as {@link #run(Path)}
      */
     public static List<CaseVerdict> run(Path caseFile, java.util.function.Function<ConformanceCase, CaseOutcome> driver) {
+        return run(caseFile, file -> CaseFile.read(file).cases(), ConformanceCase::name, driver);
+    }
+
+    /**
+     * Judges the cases of a file in another case format (the rule cases, say) against the {@code .expected} file
+     * beside it, as {@link #run(Path)} does.
+     *
+     * @param caseFile a {@code NN-name.case} file
+     * @param reader   reads its cases (what it throws fails the whole file)
+     * @param name     a case's name
+     * @param driver   runs one case
+     * @param <C>      the case type
+     * @return one verdict per case, as {@link #run(Path)}
+     */
+    public static <C> List<CaseVerdict> run(Path caseFile, java.util.function.Function<Path, List<C>> reader,
+            java.util.function.Function<C, String> name, java.util.function.Function<C, CaseOutcome> driver) {
         String fileName = caseFile.getFileName().toString();
-        CaseFile cases;
+        List<C> cases;
         try {
-            cases = CaseFile.read(caseFile);
+            cases = reader.apply(caseFile);
         } catch (RuntimeException e) {
             return List.of(CaseVerdict.fail(fileName, "(whole file)", "cannot parse: " + stackTrace(e)));
         }
-        Path expectedFile = caseFile.resolveSibling(cases.baseName() + ".expected");
+        String baseName = fileName.endsWith(".case") ? fileName.substring(0, fileName.length() - ".case".length())
+                : fileName;
+        Path expectedFile = caseFile.resolveSibling(baseName + ".expected");
         Map<String, List<String>> expected;
         try {
             expected = Files.exists(expectedFile) ? new LinkedHashMap<>(ExpectedOutput.read(expectedFile)) : null;
@@ -49,17 +67,18 @@ public final class CaseFileRunner {
                     + stackTrace(e)));
         }
         List<CaseVerdict> out = new ArrayList<>();
-        for (ConformanceCase c : cases.cases()) {
+        for (C c : cases) {
             CaseOutcome outcome = driver.apply(c);
-            List<String> want = expected == null ? null : expected.remove(c.name());
+            String caseName = name.apply(c);
+            List<String> want = expected == null ? null : expected.remove(caseName);
             if (want == null) {
-                out.add(CaseVerdict.fail(fileName, c.name(), (expected == null ? "no file " + expectedFile
-                        : "no '== " + c.name() + "' section in " + expectedFile) + "; actual output:\n"
+                out.add(CaseVerdict.fail(fileName, caseName, (expected == null ? "no file " + expectedFile
+                        : "no '== " + caseName + "' section in " + expectedFile) + "; actual output:\n"
                         + String.join("\n", outcome.lines()) + crashReport(outcome)));
             } else if (outcome.crash() == null && ConformanceComparator.matches(want, outcome.lines())) {
-                out.add(CaseVerdict.pass(fileName, c.name()));
+                out.add(CaseVerdict.pass(fileName, caseName));
             } else {
-                out.add(CaseVerdict.fail(fileName, c.name(), diff(fileName, c.name(), want, outcome.lines())
+                out.add(CaseVerdict.fail(fileName, caseName, diff(fileName, caseName, want, outcome.lines())
                         + crashReport(outcome)));
             }
         }

@@ -30,34 +30,50 @@ public final class SingleKeyDriver {
      *     the case, which is reported as a {@code CRASH} line and {@link CaseOutcome#crash()} instead
      */
     public static CaseOutcome run(ConformanceCase c) {
-        List<String> out = new ArrayList<>();
-        out.add("== " + c.name());
         PatternSpec spec;
         AfterMatchSkipStrategy skip;
         try {
             spec = PatternParser.parse(c.pattern());
             skip = PatternParser.parseSkip(c.skip());
         } catch (RuntimeException e) {
-            return crashed(c, out, e);
+            List<String> out = new ArrayList<>();
+            out.add("== " + c.name());
+            return crashed(c.name(), out, e);
         }
+        return run(c.name(), () -> spec.build(c.withinMillis(), skip), c.input(), c.endWatermark());
+    }
+
+    /**
+     * Runs a case whose pattern is made another way (a rule, for example).
+     *
+     * @param name         the case name
+     * @param pattern      makes the pattern; what it throws is the case's {@code ERROR} line (the pattern is refused)
+     * @param input        events and watermarks in input order
+     * @param endWatermark the watermark applied after the last token, if any
+     * @return the output lines, as {@link #run(ConformanceCase)}
+     */
+    public static CaseOutcome run(String name, java.util.function.Supplier<Pattern<Ev>> pattern,
+            List<InputToken> input, java.util.OptionalLong endWatermark) {
+        List<String> out = new ArrayList<>();
+        out.add("== " + name);
         CompiledPattern<Ev> compiled;
         try {
-            Pattern<Ev> pattern = spec.build(c.withinMillis(), skip);
-            compiled = NfaCompiler.compile(pattern);
+            compiled = NfaCompiler.compile(pattern.get());
         } catch (RuntimeException e) {
             // the engine rejects the pattern: that is the case's expected output, not a fault
             out.add("ERROR " + e.getClass().getSimpleName() + ": " + e.getMessage());
-            return new CaseOutcome(c.name(), out, null);
+            return new CaseOutcome(name, out, null);
         }
         try {
-            feed(c, compiled, out);
+            feed(input, endWatermark, compiled, out);
         } catch (RuntimeException | StackOverflowError e) {
-            return crashed(c, out, e);
+            return crashed(name, out, e);
         }
-        return new CaseOutcome(c.name(), out, null);
+        return new CaseOutcome(name, out, null);
     }
 
-    private static void feed(ConformanceCase c, CompiledPattern<Ev> compiled, List<String> out) {
+    private static void feed(List<InputToken> input, java.util.OptionalLong endWatermark,
+            CompiledPattern<Ev> compiled, List<String> out) {
         // a fixed processing-time clock: no case condition reads it, and tests must not read wall-clock time
         NfaMatcher<Ev> matcher = compiled.newMatcher(NfaOptions.defaults().withProcessingTime(() -> 0L));
         NfaState state = matcher.newState("key");
@@ -88,18 +104,18 @@ public final class SingleKeyDriver {
                 out.add("LATE " + event.token());
             }
         });
-        for (InputToken token : c.input()) {
+        for (InputToken token : input) {
             if (token instanceof InputToken.Event e) {
                 feeder.event(e.event());
             } else if (token instanceof InputToken.Watermark w) {
                 feeder.watermark(w.time());
             }
         }
-        c.endWatermark().ifPresent(feeder::watermark);
+        endWatermark.ifPresent(feeder::watermark);
     }
 
-    private static CaseOutcome crashed(ConformanceCase c, List<String> out, Throwable e) {
+    private static CaseOutcome crashed(String name, List<String> out, Throwable e) {
         out.add("CRASH " + e.getClass().getSimpleName() + ": " + e.getMessage());
-        return new CaseOutcome(c.name(), out, e);
+        return new CaseOutcome(name, out, e);
     }
 }

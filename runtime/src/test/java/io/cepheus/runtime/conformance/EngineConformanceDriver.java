@@ -29,7 +29,7 @@ import java.util.Map;
  * produce the case's expected output. The first key's output is what is compared with the expected file; a key
  * whose output differs from it, or a run that used only one shard, adds a line that fails the case.
  */
-final class EngineConformanceDriver {
+public final class EngineConformanceDriver {
 
     private EngineConformanceDriver() {
     }
@@ -38,13 +38,27 @@ final class EngineConformanceDriver {
         return run(c, shards, false);
     }
 
-    /**
-     * @param onThreads true to start the engine on its own shard threads (closing it joins them, so the handlers'
-     *                  lists are read after their writers finished) instead of driving it with the harness
-     */
     static CaseOutcome run(ConformanceCase c, int shards, boolean onThreads) {
+        return run(c.name(), () -> PatternParser.toPattern(c.pattern(), c.withinMillis(), c.skip()), c.input(),
+                c.endWatermark(), shards, onThreads);
+    }
+
+    /**
+     * Runs a case whose pattern is made another way (a rule, for example).
+     *
+     * @param name         the case name
+     * @param patternMaker makes the pattern; what it throws is the case's {@code ERROR} line
+     * @param input        events and watermarks in input order
+     * @param endWatermark the watermark after the last token, if any ({@code Long.MAX_VALUE}: the engine's flush)
+     * @param shards       the engine's shards
+     * @param onThreads    true to start the engine on its own shard threads (closing it joins them, so the handlers'
+     *                     lists are read after their writers finished) instead of driving it with the harness
+     * @return the output lines of the first key, and a line for any key that differs from it
+     */
+    public static CaseOutcome run(String name, java.util.function.Supplier<Pattern<Ev>> patternMaker,
+            List<InputToken> input, java.util.OptionalLong endWatermark, int shards, boolean onThreads) {
         List<String> out = new ArrayList<>();
-        out.add("== " + c.name());
+        out.add("== " + name);
         int copies = shards == 1 ? 1 : 2 * shards;
         Map<Ev, String> keyOfCopy = new IdentityHashMap<>();
         Map<Object, List<String>> perKey = new LinkedHashMap<>();
@@ -55,10 +69,10 @@ final class EngineConformanceDriver {
             Pattern<Ev> pattern;
             CepEngine<Ev> engine;
             try {
-                pattern = PatternParser.toPattern(c.pattern(), c.withinMillis(), c.skip());
+                pattern = patternMaker.get();
                 engine = CepEngine.<Ev>builder().shards(shards).clock(new ManualClock(0))
                         .nfaOptions(NfaOptions.defaults().withProcessingTime(() -> 0L))
-                        .flushOnClose(c.endWatermark().isPresent() && c.endWatermark().getAsLong() == Long.MAX_VALUE)
+                        .flushOnClose(endWatermark.isPresent() && endWatermark.getAsLong() == Long.MAX_VALUE)
                         .build();
                 engine.keyBy(e -> copies == 1 ? "k0" : keyOfCopy.get(e)).pattern(pattern)
                         .select((key, match, ts) -> perKey.get(key).add("MATCH " + MatchFormat.format(match.asMap())))
@@ -67,14 +81,14 @@ final class EngineConformanceDriver {
                         .lateEvents((key, event, ts) -> perKey.get(key).add("LATE " + event.token()));
             } catch (RuntimeException e) {
                 out.add("ERROR " + e.getClass().getSimpleName() + ": " + e.getMessage());
-                return new CaseOutcome(c.name(), out, null);
+                return new CaseOutcome(name, out, null);
             }
             Producer<Ev> in = engine.newProducer();
             CepTestHarness<Ev> harness = onThreads ? null : CepTestHarness.start(engine);
             if (onThreads) {
                 engine.start();
             }
-            for (InputToken token : c.input()) {
+            for (InputToken token : input) {
                 if (token instanceof InputToken.Event e) {
                     if (copies == 1) {
                         in.send(e.event(), e.event().ts());
@@ -89,8 +103,8 @@ final class EngineConformanceDriver {
                     in.watermark(w.time());
                 }
             }
-            if (c.endWatermark().isPresent() && c.endWatermark().getAsLong() != Long.MAX_VALUE) {
-                in.watermark(c.endWatermark().getAsLong());
+            if (endWatermark.isPresent() && endWatermark.getAsLong() != Long.MAX_VALUE) {
+                in.watermark(endWatermark.getAsLong());
             }
             if (onThreads) {
                 // not in.close(): an ended source's watermark becomes Long.MAX_VALUE (as a finished Flink source's),
@@ -107,14 +121,14 @@ final class EngineConformanceDriver {
                 }
             });
             long busyShards = engine.metrics().shards().stream().filter(m -> m.events() > 0).count();
-            if (shards > 1 && !c.input().isEmpty() && busyShards < 2) {
+            if (shards > 1 && !input.isEmpty() && busyShards < 2) {
                 out.add("ONLY " + busyShards + " OF " + shards + " SHARDS RECEIVED EVENTS");
             }
         } catch (RuntimeException | StackOverflowError e) {
             out.addAll(perKey.get("k0"));
             out.add("CRASH " + e.getClass().getSimpleName() + ": " + e.getMessage());
-            return new CaseOutcome(c.name(), out, e);
+            return new CaseOutcome(name, out, e);
         }
-        return new CaseOutcome(c.name(), out, null);
+        return new CaseOutcome(name, out, null);
     }
 }

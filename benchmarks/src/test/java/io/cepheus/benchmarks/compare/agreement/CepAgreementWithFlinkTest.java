@@ -258,6 +258,55 @@ class CepAgreementWithFlinkTest {
     }
 
     /**
+     * Rules: the event-time cases again, each pattern written as a JSON rule (its conditions as expressions,
+     * {@code Rules.toJson}) and read back ({@code Rules.parse}, then compiled for the events' record): the rule must
+     * give exactly the outputs of the builder's pattern, in the same order, and so what Flink's operator gives (the
+     * same rules as {@link #cepheusEmitsWhatFlinksCepOperatorEmits()}). A pattern whose skip strategy throws on a
+     * miss has no JSON form and is left out. {@code -Dcepheus.agreement.ruleCases=N} (default 800).
+     */
+    @Test
+    void writtenAsRulesPatternsMatchAsTheBuildersAndAsFlinks() {
+        int cases = Integer.getInteger("cepheus.agreement.ruleCases", 800);
+        EventTimeTally tally = new EventTimeTally();
+        int sameAsBuilder = 0;
+        List<String> builderDifferences = new ArrayList<>();
+        for (long seed = FIRST_SEED; seed < FIRST_SEED + cases; seed++) {
+            RandomCepCase c = RandomCepCase.draw(seed);
+            if (c == null || c.patterns().stream().anyMatch(RandomPattern::throwOnMiss) || refusal(c) >= 0) {
+                tally.skipped++;
+                continue;
+            }
+            String builder;
+            String rules;
+            try {
+                builder = CepheusCepReplay.run(c).toString();
+            } catch (RuntimeException e) {
+                builder = "threw " + e;
+            }
+            try {
+                rules = CepheusCepReplay.runAsRules(c).toString();
+            } catch (RuntimeException e) {
+                rules = "threw " + e;
+            }
+            if (builder.equals(rules)) {
+                sameAsBuilder++;
+            } else {
+                builderDifferences.add(c.describe() + "    builder: " + builder + "\n    rules:   " + rules + "\n");
+            }
+            tally.compare(c, CepheusCepReplay::runAsRules, "written as rules");
+        }
+        System.out.printf("CEP rules: %d cases from seed %d, %d with the builder's outputs exactly, %d not%n", cases,
+                FIRST_SEED, sameAsBuilder, builderDifferences.size());
+        if (!builderDifferences.isEmpty()) {
+            fail(builderDifferences.size() + " cases written as rules differ from the builder's patterns; the first "
+                    + Math.min(SHOWN, builderDifferences.size()) + ":\n" + String.join("\n",
+                    builderDifferences.subList(0, Math.min(SHOWN, builderDifferences.size()))));
+        }
+        tally.report("written as rules, " + cases + " cases from seed " + FIRST_SEED);
+        assertTrue(tally.same >= cases / 2, "too few cases compared: " + tally.same);
+    }
+
+    /**
      * Event time over many keys ({@link RandomCepCase#drawManyKeys}: 6,000 keys, about 27,000 events), so that the
      * engine holds thousands of live keys at once: its read-ahead paths (from 4,096 live key states), the expiry
      * wheel over many keys and the key dictionary's reuse of freed ids all run. The same rules as

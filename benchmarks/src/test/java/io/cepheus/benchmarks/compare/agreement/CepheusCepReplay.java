@@ -29,7 +29,17 @@ final class CepheusCepReplay {
 
     /** @return the outputs of all patterns, late events included */
     static List<CepOutput> run(RandomCepCase c) {
-        return run(c, false, -1);
+        return run(c, false, -1, false);
+    }
+
+    /**
+     * As {@link #run(RandomCepCase)}, each pattern written as a JSON rule and read back ({@link
+     * RandomPattern#cepheusAsRule()}).
+     *
+     * @return the outputs of all patterns
+     */
+    static List<CepOutput> runAsRules(RandomCepCase c) {
+        return run(c, false, -1, true);
     }
 
     /**
@@ -40,7 +50,7 @@ final class CepheusCepReplay {
      * @return the outputs of all patterns
      */
     static List<CepOutput> runInProcessingTime(RandomCepCase c) {
-        return run(c, true, -1);
+        return run(c, true, -1, false);
     }
 
     /**
@@ -50,24 +60,24 @@ final class CepheusCepReplay {
      * @return the outputs of both engines, which should be those of an uninterrupted run
      */
     static List<CepOutput> runRestoredAt(RandomCepCase c, int cut) {
-        return run(c, false, cut);
+        return run(c, false, cut, false);
     }
 
-    private static List<CepOutput> run(RandomCepCase c, boolean processingTime, int cut) {
+    private static List<CepOutput> run(RandomCepCase c, boolean processingTime, int cut, boolean asRules) {
         List<CepOutput> outputs = new ArrayList<>();
         int[] counted = {0};
         ManualClock clock = new ManualClock(0);
         Random drains = new Random(c.seed() * 31 + 7);
         long[] times = c.processingTimes();
         try {
-            CepEngine<AgreementEvent> engine = engine(c, processingTime, clock, outputs, counted);
+            CepEngine<AgreementEvent> engine = engine(c, processingTime, clock, outputs, counted, asRules);
             Producer<AgreementEvent> producer = engine.newProducer();
             CepTestHarness<AgreementEvent> harness = CepTestHarness.start(engine);
             if (cut >= 0) {
                 feed(c, 0, cut, processingTime, times, clock, producer, harness, drains);
                 harness.runUntilIdle(); // a snapshot is taken between batches
                 byte[] snapshot = ReplaySnapshots.snapshot(harness, EVENTS, ReplaySnapshots.INT_KEYS);
-                CepEngine<AgreementEvent> restored = engine(c, processingTime, clock, outputs, counted);
+                CepEngine<AgreementEvent> restored = engine(c, processingTime, clock, outputs, counted, asRules);
                 producer = restored.newProducer();
                 harness = ReplaySnapshots.restore(restored, snapshot, EVENTS, ReplaySnapshots.INT_KEYS);
                 feed(c, cut, c.input().size(), processingTime, times, clock, producer, harness, drains);
@@ -86,7 +96,7 @@ final class CepheusCepReplay {
     }
 
     private static CepEngine<AgreementEvent> engine(RandomCepCase c, boolean processingTime, ManualClock clock,
-            List<CepOutput> outputs, int[] counted) {
+            List<CepOutput> outputs, int[] counted, boolean asRules) {
         CepEngine<AgreementEvent> engine = CepEngine.<AgreementEvent>builder().shards(c.shards()).batchSize(c.batch())
                 .clock(clock)
                 .watermarks(WatermarkStrategy.<AgreementEvent>noWatermarks().withTimestampAssigner((e, t) -> e.ts()))
@@ -95,9 +105,10 @@ final class CepheusCepReplay {
         for (int p = 0; p < c.patterns().size(); p++) {
             int pattern = p;
             RandomPattern spec = c.patterns().get(p);
+            io.cepheus.pattern.Pattern<AgreementEvent> built = asRules ? spec.cepheusAsRule() : spec.cepheus();
             PatternStream<AgreementEvent> stream = spec.byValue()
-                    ? keyed.pattern(spec.cepheus(), Comparator.comparingInt(AgreementEvent::value))
-                    : keyed.pattern(spec.cepheus());
+                    ? keyed.pattern(built, Comparator.comparingInt(AgreementEvent::value))
+                    : keyed.pattern(built);
             if (processingTime) {
                 stream.inProcessingTime();
             }

@@ -176,6 +176,41 @@ record RandomPattern(Stage[] stages, int skip, String skipTarget, int windowMs, 
 
     /** @return the Cepheus pattern (it may still be rejected when compiled) */
     Pattern<AgreementEvent> cepheus() {
+        return cepheus(RandomPattern::lambda);
+    }
+
+    /**
+     * The same pattern as a rule: built with expression conditions, written with {@code Rules.toJson}, read back with
+     * {@code Rules.parse} and compiled for {@link AgreementEvent}s.
+     *
+     * @return the pattern the rule compiles to
+     * @throws IllegalArgumentException if the pattern's skip strategy throws on a miss (no JSON form)
+     */
+    Pattern<AgreementEvent> cepheusAsRule() {
+        String json = io.cepheus.rules.Rules.toJson("random", 1, cepheus(RandomPattern::expression));
+        return io.cepheus.rules.Rules.parse(json).compile(AgreementEvent.class);
+    }
+
+    /** The condition of a stage as a Java lambda. */
+    private static io.cepheus.pattern.Condition<AgreementEvent> lambda(Condition c, String stage) {
+        return c.iterative()
+                ? (IterativeCondition<AgreementEvent>) (e, ctx) -> c.test(e, ctx.eventsForPattern(stage))
+                : (SimpleCondition<AgreementEvent>) e -> c.test(e, List.of());
+    }
+
+    /** The condition of a stage as an expression: {@code type in (...) && value > n && (own stage's last value)}. */
+    private static io.cepheus.pattern.Condition<AgreementEvent> expression(Condition c, String stage) {
+        StringBuilder types = new StringBuilder();
+        for (char t : c.types().toCharArray()) {
+            types.append(types.length() == 0 ? "" : ", ").append('\'').append(t).append('\'');
+        }
+        String text = "type in (" + types + ")" + (c.above() >= 0 ? " && value > " + c.above() : "")
+                + (c.iterative() ? " && (count(" + stage + ") == 0 || value > last(" + stage + ".value))" : "");
+        return io.cepheus.rules.Rules.expression(text, AgreementEvent.class);
+    }
+
+    private Pattern<AgreementEvent> cepheus(
+            java.util.function.BiFunction<Condition, String, io.cepheus.pattern.Condition<AgreementEvent>> conditions) {
         AfterMatchSkipStrategy skipStrategy = switch (skip) {
             case 1 -> AfterMatchSkipStrategy.skipToNext();
             case 2 -> AfterMatchSkipStrategy.skipPastLastEvent();
@@ -185,7 +220,7 @@ record RandomPattern(Stage[] stages, int skip, String skipTarget, int windowMs, 
                     : AfterMatchSkipStrategy.skipToLast(skipTarget);
             default -> AfterMatchSkipStrategy.noSkip();
         };
-        Pattern<AgreementEvent> p = cepheus(stages, skipStrategy);
+        Pattern<AgreementEvent> p = cepheus(stages, skipStrategy, conditions);
         if (windowMs > 0) {
             p = p.within(Duration.ofMillis(windowMs));
         }
@@ -195,11 +230,12 @@ record RandomPattern(Stage[] stages, int skip, String skipTarget, int windowMs, 
         return p;
     }
 
-    private static Pattern<AgreementEvent> cepheus(Stage[] stages, AfterMatchSkipStrategy skip) {
+    private static Pattern<AgreementEvent> cepheus(Stage[] stages, AfterMatchSkipStrategy skip,
+            java.util.function.BiFunction<Condition, String, io.cepheus.pattern.Condition<AgreementEvent>> conditions) {
         Pattern<AgreementEvent> p = null;
         for (Stage s : stages) {
             if (s.group() != null) {
-                Pattern<AgreementEvent> g = cepheus(s.group(), AfterMatchSkipStrategy.noSkip());
+                Pattern<AgreementEvent> g = cepheus(s.group(), AfterMatchSkipStrategy.noSkip(), conditions);
                 p = switch (s.op()) {
                     case NEXT -> p.next(g);
                     case FOLLOWED_BY -> p.followedBy(g);
@@ -214,12 +250,7 @@ record RandomPattern(Stage[] stages, int skip, String skipTarget, int windowMs, 
                     case NOT_NEXT -> p.notNext(s.name());
                     default -> p.notFollowedBy(s.name());
                 };
-                Condition c = s.condition();
-                String name = s.name();
-                p = c.iterative()
-                        ? p.where((IterativeCondition<AgreementEvent>) (e, ctx) -> c.test(e,
-                                ctx.eventsForPattern(name)))
-                        : p.where((SimpleCondition<AgreementEvent>) e -> c.test(e, List.of()));
+                p = p.where(conditions.apply(s.condition(), s.name()));
             }
             if (s.quantifier() == TIMES) {
                 p = s.from() == s.to() ? p.times(s.from()) : p.times(s.from(), s.to());
@@ -238,8 +269,9 @@ record RandomPattern(Stage[] stages, int skip, String skipTarget, int windowMs, 
                 p = p.allowCombinations();
             }
             if (s.until() != null) {
+                // as on Flink's side (FlinkSimple): an until condition reads the event alone
                 Condition u = s.until();
-                p = p.until((SimpleCondition<AgreementEvent>) e -> u.test(e, List.of()));
+                p = p.until(conditions.apply(new Condition(u.types(), u.above(), false), s.name()));
             }
         }
         return p;

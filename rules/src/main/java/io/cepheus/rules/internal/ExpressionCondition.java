@@ -1,0 +1,92 @@
+package io.cepheus.rules.internal;
+
+import io.cepheus.pattern.Condition;
+import io.cepheus.pattern.IterativeCondition;
+import io.cepheus.pattern.SimpleCondition;
+import io.cepheus.rules.ExpressionException;
+import io.cepheus.rules.internal.expr.CompiledExpression;
+
+/**
+ * A condition written as an expression: a {@link SimpleCondition} when it reads only the event (the matcher then
+ * evaluates it once per event, however many partial matches wait), an {@link IterativeCondition} when an aggregate
+ * reads the partial match. It remembers its text, so that a pattern holding it can be written back as JSON. An
+ * evaluation that fails throws an {@link ExpressionException} naming the rule, stage and the part that failed.
+ *
+ * @param <T> the event type
+ */
+public sealed interface ExpressionCondition<T> extends Condition<T> {
+
+    /** @return the expression as written */
+    String expression();
+
+    /**
+     * @param compiled the compiled expression
+     * @param ruleId   the rule and version it belongs to ({@code "brute-force v3"}), or null
+     * @param stage    the stage it is the condition of, or null
+     * @param <T>      the event type
+     * @return the condition
+     */
+    static <T> Condition<T> of(CompiledExpression compiled, String ruleId, String stage) {
+        return compiled.isIterative() ? new Iterative<>(compiled, ruleId, stage) : new Simple<>(compiled, ruleId, stage);
+    }
+
+    /**
+     * An expression without aggregates.
+     *
+     * @param compiled the compiled expression
+     * @param ruleId   the rule, for messages, or null
+     * @param stage    the stage, for messages, or null
+     * @param <T>      the event type
+     */
+    record Simple<T>(CompiledExpression compiled, String ruleId, String stage) implements ExpressionCondition<T>,
+            SimpleCondition<T> {
+        @Override
+        public String expression() {
+            return compiled.text();
+        }
+
+        @Override
+        public boolean filter(T event) {
+            try {
+                return compiled.test(event);
+            } catch (CompiledExpression.Failure f) {
+                throw new ExpressionException(ruleId, stage, compiled.text(), f.column(), f.getMessage());
+            }
+        }
+
+        @Override
+        public String toString() {
+            return compiled.text();
+        }
+    }
+
+    /**
+     * An expression with aggregates over the partial match.
+     *
+     * @param compiled the compiled expression
+     * @param ruleId   the rule, for messages, or null
+     * @param stage    the stage, for messages, or null
+     * @param <T>      the event type
+     */
+    record Iterative<T>(CompiledExpression compiled, String ruleId, String stage) implements ExpressionCondition<T>,
+            IterativeCondition<T> {
+        @Override
+        public String expression() {
+            return compiled.text();
+        }
+
+        @Override
+        public boolean filter(T event, Context<T> ctx) {
+            try {
+                return compiled.test(event, ctx);
+            } catch (CompiledExpression.Failure f) {
+                throw new ExpressionException(ruleId, stage, compiled.text(), f.column(), f.getMessage());
+            }
+        }
+
+        @Override
+        public String toString() {
+            return compiled.text();
+        }
+    }
+}

@@ -1,0 +1,21 @@
+package io.cepheus.rules.internal.expr;
+
+/** A node whose value is a boolean, never null. */
+abstract class BoolExpr extends Expr {
+
+    BoolExpr(int pos) {
+        super(pos);
+    }
+
+    /**
+     * @param event the event being matched
+     * @param scope the partial match, for aggregates; null in a simple condition
+     * @return the value
+     */
+    abstract boolean test(Object event, Scope scope);
+
+    @Override
+    final Object value(Object event, Scope scope) {
+        return test(event, scope);
+    }
+}

@@ -1,0 +1,77 @@
+package io.cepheus.rules.internal.expr;
+
+import io.cepheus.pattern.Condition;
+
+/**
+ * An expression compiled against an event type: immutable, shared by every thread that evaluates it.
+ */
+public final class CompiledExpression {
+
+    private final String text;
+    private final BoolExpr root;
+    private final String[] stages;
+
+    CompiledExpression(String text, BoolExpr root, String[] stages) {
+        this.text = text;
+        this.root = root;
+        this.stages = stages;
+    }
+
+    /** @return the expression as written */
+    public String text() {
+        return text;
+    }
+
+    /** @return whether it reads the partial match (has an aggregate): then it is an iterative condition */
+    public boolean isIterative() {
+        return stages.length > 0;
+    }
+
+    /**
+     * Evaluates an expression without aggregates.
+     *
+     * @param event the event
+     * @return its value
+     * @throws Failure if it cannot be evaluated for this event
+     */
+    public boolean test(Object event) {
+        try {
+            return root.test(event, null);
+        } catch (EvalError e) {
+            throw new Failure(e.pos, e.getMessage());
+        }
+    }
+
+    /**
+     * Evaluates an expression with aggregates.
+     *
+     * @param event   the event
+     * @param context the partial match it would extend
+     * @return its value
+     * @throws Failure if it cannot be evaluated for this event
+     */
+    public boolean test(Object event, Condition.Context<?> context) {
+        try {
+            return root.test(event, stages.length == 0 ? null : new Scope(context, stages));
+        } catch (EvalError e) {
+            throw new Failure(e.pos, e.getMessage());
+        }
+    }
+
+    /** Why an expression could not be evaluated for one event, and where in it. */
+    public static final class Failure extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        private final int column;
+
+        Failure(int column, String message) {
+            super(message, null, false, false);
+            this.column = column;
+        }
+
+        /** @return the 0-based column of the sub-expression that failed */
+        public int column() {
+            return column;
+        }
+    }
+}

@@ -1,0 +1,234 @@
+package io.cepheus.rules.internal.expr;
+
+import java.lang.invoke.MethodHandle;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.function.ToDoubleFunction;
+import java.util.function.ToIntFunction;
+import java.util.function.ToLongFunction;
+
+/**
+ * Nodes that read a field of the event. Class fields are read through accessors made once per class and field
+ * ({@link ClassFields}): a generated lambda that calls the getter directly, or, where none can be made (a public
+ * field), a method handle; primitive fields are read unboxed.
+ */
+final class Fields {
+
+    private Fields() {
+    }
+
+    /** An integral primitive field, widened to long. */
+    static final class OfLong extends LongExpr {
+        private final ToLongFunction<Object> getter;
+
+        OfLong(ToLongFunction<Object> getter, int pos) {
+            super(pos);
+            this.getter = getter;
+        }
+
+        @Override
+        long evalLong(Object event, Scope scope) {
+            return getter.applyAsLong(event);
+        }
+    }
+
+    /** A {@code char} field. */
+    static final class OfChar extends CharExpr {
+        private final ToIntFunction<Object> getter;
+
+        OfChar(ToIntFunction<Object> getter, int pos) {
+            super(pos);
+            this.getter = getter;
+        }
+
+        @Override
+        char evalChar(Object event, Scope scope) {
+            return (char) getter.applyAsInt(event);
+        }
+    }
+
+    /** A {@code float} or {@code double} field. */
+    static final class OfDouble extends DoubleExpr {
+        private final ToDoubleFunction<Object> getter;
+
+        OfDouble(ToDoubleFunction<Object> getter, int pos) {
+            super(pos);
+            this.getter = getter;
+        }
+
+        @Override
+        double evalDouble(Object event, Scope scope) {
+            return getter.applyAsDouble(event);
+        }
+    }
+
+    /** A {@code boolean} field. */
+    static final class OfBool extends BoolExpr {
+        private final Predicate<Object> getter;
+
+        OfBool(Predicate<Object> getter, int pos) {
+            super(pos);
+            this.getter = getter;
+        }
+
+        @Override
+        boolean test(Object event, Scope scope) {
+            return getter.test(event);
+        }
+    }
+
+    /**
+     * A reference field, or a field of the value of another ({@code card.country}): null when the value it is read
+     * from is null.
+     */
+    static final class OfReference extends Expr {
+        /** Null for a field of the event itself. */
+        private final Expr parent;
+        private final Function<Object, Object> getter;
+
+        OfReference(Expr parent, Function<Object, Object> getter, int pos) {
+            super(pos);
+            this.parent = parent;
+            this.getter = getter;
+        }
+
+        @Override
+        Object value(Object event, Scope scope) {
+            Object owner = parent == null ? event : parent.value(event, scope);
+            return owner == null ? null : getter.apply(owner);
+        }
+    }
+
+    /** A {@code Character} or enum value read as the string it stands for. */
+    static final class AsString extends Expr {
+        private final Expr inner;
+
+        AsString(Expr inner) {
+            super(inner.pos);
+            this.inner = inner;
+        }
+
+        @Override
+        Object value(Object event, Scope scope) {
+            return Values.asString(inner.value(event, scope));
+        }
+    }
+
+    /** A key of a map event, or of a map value of one ({@code card.country}); a missing key reads as null. */
+    static final class MapKey extends Expr {
+        /** Null for a key of the event itself. */
+        private final Expr parent;
+        private final String key;
+
+        MapKey(Expr parent, String key, int pos) {
+            super(pos);
+            this.parent = parent;
+            this.key = key;
+        }
+
+        @Override
+        Object value(Object event, Scope scope) {
+            Object owner = parent == null ? event : parent.value(event, scope);
+            if (owner instanceof Map<?, ?> map) {
+                return map.get(key);
+            }
+            if (owner == null) {
+                return null;
+            }
+            throw new EvalError(pos, parent == null
+                    ? "a rule compiled for map events got " + Values.describe(owner)
+                    : "cannot read '" + key + "' of " + Values.describe(owner) + ": it is not a map");
+        }
+    }
+
+    /** Method-handle readers, for what no lambda can be made for (public fields). */
+    static final class Handles {
+        private Handles() {
+        }
+
+        /** An integral primitive read through a handle of type {@code (Object)long}. */
+        static final class OfLong extends LongExpr {
+            private final MethodHandle handle;
+
+            OfLong(MethodHandle handle, int pos) {
+                super(pos);
+                this.handle = handle;
+            }
+
+            @Override
+            long evalLong(Object event, Scope scope) {
+                try {
+                    return (long) handle.invokeExact(event);
+                } catch (RuntimeException | Error e) {
+                    throw e;
+                } catch (Throwable t) {
+                    throw new IllegalStateException(t);
+                }
+            }
+        }
+
+        /** A {@code char} read through a handle of type {@code (Object)char}. */
+        static final class OfChar extends CharExpr {
+            private final MethodHandle handle;
+
+            OfChar(MethodHandle handle, int pos) {
+                super(pos);
+                this.handle = handle;
+            }
+
+            @Override
+            char evalChar(Object event, Scope scope) {
+                try {
+                    return (char) handle.invokeExact(event);
+                } catch (RuntimeException | Error e) {
+                    throw e;
+                } catch (Throwable t) {
+                    throw new IllegalStateException(t);
+                }
+            }
+        }
+
+        /** A decimal read through a handle of type {@code (Object)double}. */
+        static final class OfDouble extends DoubleExpr {
+            private final MethodHandle handle;
+
+            OfDouble(MethodHandle handle, int pos) {
+                super(pos);
+                this.handle = handle;
+            }
+
+            @Override
+            double evalDouble(Object event, Scope scope) {
+                try {
+                    return (double) handle.invokeExact(event);
+                } catch (RuntimeException | Error e) {
+                    throw e;
+                } catch (Throwable t) {
+                    throw new IllegalStateException(t);
+                }
+            }
+        }
+
+        /** A boolean read through a handle of type {@code (Object)boolean}. */
+        static final class OfBool extends BoolExpr {
+            private final MethodHandle handle;
+
+            OfBool(MethodHandle handle, int pos) {
+                super(pos);
+                this.handle = handle;
+            }
+
+            @Override
+            boolean test(Object event, Scope scope) {
+                try {
+                    return (boolean) handle.invokeExact(event);
+                } catch (RuntimeException | Error e) {
+                    throw e;
+                } catch (Throwable t) {
+                    throw new IllegalStateException(t);
+                }
+            }
+        }
+    }
+}
