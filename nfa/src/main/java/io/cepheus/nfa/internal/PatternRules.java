@@ -7,8 +7,7 @@ import java.util.List;
 
 /**
  * Compilation pass: the rules that need the whole pattern ({@link WholePatternRules}, shared with the rule
- * compiler), the NFA's own reserved stage name, and the facts later passes need: the flattened stage names and the
- * whole-pattern window.
+ * compiler), and the facts later passes need: the flattened stage names and the whole-pattern window.
  */
 final class PatternRules {
 
@@ -21,11 +20,7 @@ final class PatternRules {
      * @throws MalformedPatternException on a duplicate name or the reserved one
      */
     static <T> List<String> stageNames(Pattern<T> last) {
-        List<String> names = WholePatternRules.stageNames(last);
-        if (names.contains(StateGraphBuilder.END_STATE)) {
-            throw new MalformedPatternException("stage '" + StateGraphBuilder.END_STATE + "': the name is reserved");
-        }
-        return names;
+        return WholePatternRules.stageNames(last);
     }
 
     /** @return the smallest FIRST_AND_LAST window of any stage (groups included), in ms, or 0 if none */

@@ -36,7 +36,7 @@ import java.util.Map;
  */
 final class StateGraphBuilder<T> {
 
-    static final String END_STATE = "$end$";
+    static final String END_STATE = io.cepheus.pattern.internal.WholePatternRules.RESERVED_NAME;
 
     private final StateGraph graph = new StateGraph();
     private final Map<String, Node> stopStates = new HashMap<>();

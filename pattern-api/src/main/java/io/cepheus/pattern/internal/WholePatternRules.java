@@ -23,10 +23,13 @@ public final class WholePatternRules {
     private WholePatternRules() {
     }
 
+    /** A stage name the NFA keeps for its final state. */
+    public static final String RESERVED_NAME = "$end$";
+
     /**
      * @param last the pattern
      * @return every stage name in pattern order, groups flattened
-     * @throws MalformedPatternException on a duplicate name
+     * @throws MalformedPatternException on a duplicate name, or the reserved one
      */
     public static <T> List<String> stageNames(Pattern<T> last) {
         List<String> names = new ArrayList<>();
@@ -37,6 +40,9 @@ public final class WholePatternRules {
                 throw new MalformedPatternException("stage '" + name + "': Duplicate pattern name; stage names"
                         + " must be unique within a pattern (groups included)");
             }
+        }
+        if (seen.contains(RESERVED_NAME)) {
+            throw new MalformedPatternException("stage '" + RESERVED_NAME + "': the name is reserved");
         }
         return names;
     }
