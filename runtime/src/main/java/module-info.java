@@ -15,4 +15,5 @@ module io.cepheus.runtime {
     exports io.cepheus.runtime.agent;
     exports io.cepheus.runtime.join;
     exports io.cepheus.runtime.window;
+    exports io.cepheus.runtime.rules;
 }

@@ -125,6 +125,35 @@ public final class NfaMatcher<T> {
     }
 
     /**
+     * Drops every partial and held match of a key at once, without timing them out or emitting them (a rule
+     * version whose partial matches are discarded), so that the state is empty and may be {@link #release released}.
+     *
+     * @param state the key's state, created by this matcher
+     * @return how many partial and held matches were dropped
+     */
+    public int discard(NfaState state) {
+        return engine.discard(state);
+    }
+
+    /**
+     * Matches one event of the key against its live partial matches only: the event extends them (and advances the
+     * key's time) as {@link #process} does, but no new partial match begins with it. This is how a pattern version
+     * that was replaced drains: what it had started runs to completion or timeout, and new events start only its
+     * successor.
+     *
+     * @param state     the key's state, created by this matcher
+     * @param event     the event, not null
+     * @param timestamp its event time, not before the key's {@link NfaState#currentTime()}
+     * @param sink      receives timeouts and matches this step produces
+     * @throws ConditionException         as {@link #process}
+     * @throws PartialMatchLimitException as {@link #process}
+     * @throws SkipStrategyException      as {@link #process}
+     */
+    public void processWithoutStarting(NfaState state, T event, long timestamp, MatchSink<T> sink) {
+        engine.process(state, event, timestamp, sink, false);
+    }
+
+    /**
      * Advances the key's time (a watermark): partial matches whose window closed time out, held matches they
      * blocked are released, trailing {@code notFollowedBy} matches complete. Times before the key's current
      * time are ignored.

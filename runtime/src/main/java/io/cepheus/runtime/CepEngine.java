@@ -9,6 +9,7 @@ import io.cepheus.runtime.internal.agent.AgentRunner;
 import io.cepheus.runtime.internal.queue.ShardInbox;
 import io.cepheus.runtime.internal.shard.CachedClock;
 import io.cepheus.runtime.internal.shard.CepShard;
+import io.cepheus.runtime.internal.shard.EngineControl;
 import io.cepheus.runtime.internal.shard.OperatorFactory;
 import io.cepheus.runtime.internal.shard.OperatorRegistry;
 import io.cepheus.runtime.internal.shard.ShardRecord;
@@ -75,6 +76,16 @@ public final class CepEngine<T> implements AutoCloseable {
     private volatile Throwable stopFailure;
     /** The system clock as producers read it per send, refreshed by the shards; null under another clock. */
     private final CachedClock sendClock;
+    /**
+     * Odd while a control record (a rule set's change) is being put into the inboxes: a producer's send waits for
+     * it to be even, so that each producer's input is cut at one point on every shard ({@link #control}).
+     */
+    private volatile long injection;
+    /** Guards {@link #injecting} and {@link #checkpointsInFlight}: changes and snapshots never overlap. */
+    private final Object controlLock = new Object();
+    private boolean injecting;
+    /** Snapshots some producer has marked and not every shard has written yet. */
+    private final java.util.Set<Long> checkpointsInFlight = new java.util.HashSet<>();
 
     @SuppressWarnings("unchecked")
     private CepEngine(Builder<T> config) {
@@ -378,6 +389,14 @@ public final class CepEngine<T> implements AutoCloseable {
             return;
         }
         closing = true;
+        try {
+            closeShards(timeout);
+        } finally {
+            stopped();
+        }
+    }
+
+    private void closeShards(Duration timeout) {
         for (ShardInbox<ShardRecord> inbox : inboxes) {
             inbox.close();
         }
@@ -425,8 +444,12 @@ public final class CepEngine<T> implements AutoCloseable {
         if (missing.decrementAndGet() == 0) { // the decrement publishes every part written before it
             snapshotParts.remove(id);
             snapshotMissing.remove(id);
-            if (snapshotHandler != null) {
-                snapshotHandler.accept(SnapshotFormat.assemble(this, parts));
+            try {
+                if (snapshotHandler != null) {
+                    snapshotHandler.accept(SnapshotFormat.assemble(this, parts));
+                }
+            } finally {
+                checkpointDone(id);
             }
         }
     }
@@ -480,7 +503,150 @@ public final class CepEngine<T> implements AutoCloseable {
         public EventCodec<T> eventCodec() {
             return CepEngine.this.eventCodec();
         }
+
+        @Override
+        public EngineControl control() {
+            return control;
+        }
     };
+
+    /**
+     * How rule sets change the running engine. A change is put into every inbox while producers' sends wait (they
+     * spin for the microseconds it takes, reading one volatile field per send otherwise), so each producer's events
+     * are all before it or all after it on every shard: Chandy and Lamport's consistent cut, with the engine as one
+     * more sender. It also waits for any snapshot in flight, and a snapshot waits for it: a change falling between
+     * a snapshot's barriers would be after the cut for one producer and before it for another.
+     */
+    private final EngineControl control = new EngineControl() {
+        @Override
+        public boolean isRunning() {
+            return started;
+        }
+
+        @Override
+        public boolean isDrivenByCaller() {
+            return callerDriven;
+        }
+
+        @Override
+        public int shards() {
+            return shards.size();
+        }
+
+        @Override
+        public void onStopped(Runnable listener) {
+            stoppedListeners.add(listener);
+        }
+
+        @Override
+        public void broadcast(ShardRecord record) {
+            synchronized (controlLock) {
+                while (!checkpointsInFlight.isEmpty() || injecting) {
+                    refuseControlIfStopped();
+                    if (callerDriven) {
+                        throw new IllegalStateException("snapshot " + checkpointsInFlight + " is being taken: run the"
+                                + " harness until every shard wrote its part (runUntilIdle) before changing rules");
+                    }
+                    try {
+                        controlLock.wait(10);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new IllegalStateException("interrupted while waiting for a snapshot to complete", e);
+                    }
+                }
+                refuseControlIfStopped();
+                if (callerDriven) {
+                    // all or nothing: the caller is the only thread, so the room checked here is still there below
+                    for (int s = 0; s < inboxes.length; s++) {
+                        if (inboxes[s].size() >= inboxes[s].capacity()) {
+                            throw new IllegalStateException("the inbox of shard " + s + " is full and a CepTestHarness"
+                                    + " drives the shards on this thread: call runUntilIdle() first");
+                        }
+                    }
+                }
+                injecting = true;
+                injection++;
+            }
+            try {
+                for (Producer<T> p : producers) {
+                    while (p.isBroadcasting()) { // a watermark or barrier half way through the inboxes: let it finish
+                        Thread.onSpinWait();
+                    }
+                }
+                io.cepheus.runtime.agent.IdleStrategy backoff = io.cepheus.runtime.agent.IdleStrategy.backoff(
+                        ShardInbox.PUT_MAX_SPINS, ShardInbox.PUT_MAX_YIELDS, ShardInbox.PUT_MIN_PARK_NANOS,
+                        ShardInbox.PUT_MAX_PARK_NANOS);
+                for (ShardInbox<ShardRecord> inbox : inboxes) {
+                    if (callerDriven) {
+                        inbox.offer(record);
+                    } else {
+                        inbox.put(record, backoff);
+                    }
+                }
+            } finally {
+                synchronized (controlLock) {
+                    injection++;
+                    injecting = false;
+                    controlLock.notifyAll();
+                }
+            }
+        }
+    };
+
+    private final List<Runnable> stoppedListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** Tells the listeners the engine stopped (every shard finished, or will never run again). */
+    void stopped() {
+        for (Runnable r : stoppedListeners) {
+            r.run();
+        }
+    }
+
+    private void refuseControlIfStopped() {
+        if (closing || stopFailure != null || startFailure != null) {
+            throw new IllegalStateException("the engine takes no more changes: it is "
+                    + (closing ? "closing" : "stopped after a failure"), stopFailure != null ? stopFailure : startFailure);
+        }
+    }
+
+    /** @return odd while a control record is being put into the inboxes (a send waits then) */
+    long injection() {
+        return injection;
+    }
+
+    /** A send waits for a control record to be in every inbox, so that it is all before or all after it. */
+    void awaitInjection() {
+        int spins = 0;
+        while ((injection & 1) != 0) {
+            if (++spins < 100) {
+                Thread.onSpinWait();
+            } else {
+                Thread.yield();
+            }
+        }
+    }
+
+    /** A producer marks snapshot {@code id}: no control record may be sent until every shard wrote its part. */
+    void checkpointStarting(long id) {
+        synchronized (controlLock) {
+            while (injecting) {
+                try {
+                    controlLock.wait(10);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while a rule change was being sent", e);
+                }
+            }
+            checkpointsInFlight.add(id);
+        }
+    }
+
+    private void checkpointDone(long id) {
+        synchronized (controlLock) {
+            checkpointsInFlight.remove(id);
+            controlLock.notifyAll();
+        }
+    }
 
     /** A registered operator: what a snapshot calls it, and how each shard makes its instance. */
     record OperatorRegistration<T>(String description, OperatorFactory<T> factory) {

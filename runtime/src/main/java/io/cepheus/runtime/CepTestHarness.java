@@ -195,9 +195,13 @@ public final class CepTestHarness<T> implements AutoCloseable {
         for (ShardInbox<ShardRecord> inbox : engine.inboxes()) {
             inbox.close();
         }
-        runUntilIdle();
-        for (AgentInvoker invoker : invokers) {
-            invoker.close();
+        try {
+            runUntilIdle();
+        } finally {
+            for (AgentInvoker invoker : invokers) {
+                invoker.close();
+            }
+            engine.stopped();
         }
     }
 }

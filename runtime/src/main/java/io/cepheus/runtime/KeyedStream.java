@@ -6,6 +6,7 @@ import io.cepheus.pattern.Pattern;
 import io.cepheus.runtime.internal.shard.OperatorRegistry;
 import io.cepheus.runtime.join.IntervalJoin;
 import io.cepheus.runtime.join.TemporalJoin;
+import io.cepheus.runtime.rules.RuleStream;
 import io.cepheus.runtime.window.CoGroupedStreams;
 import io.cepheus.runtime.window.JoinedStreams;
 import io.cepheus.runtime.window.WindowAssigner;
@@ -53,6 +54,27 @@ public final class KeyedStream<T> {
     public PatternStream<T> pattern(Pattern<T> pattern, Comparator<? super T> tieBreaker) {
         registry.checkNotStarted("pattern()");
         return new PatternStream<>(registry, NfaCompiler.compile(pattern), tieBreaker, nfaOptions);
+    }
+
+    /**
+     * Starts a live rule set on this stream: patterns with an id and a version, matched per key in event time, that
+     * can be added, replaced and removed while the engine runs ({@link RuleStream}).
+     *
+     * @return the rule set, empty: put its first rules before or after the engine starts
+     */
+    public RuleStream<T> rules() {
+        return rules(null);
+    }
+
+    /**
+     * As {@link #rules()}, with a comparator that orders a key's events of equal timestamp (before arrival order).
+     *
+     * @param tieBreaker orders events with equal timestamps; null for arrival order
+     * @return the rule set
+     */
+    public RuleStream<T> rules(Comparator<? super T> tieBreaker) {
+        registry.checkNotStarted("rules()");
+        return new RuleStream<>(registry, nfaOptions, tieBreaker);
     }
 
     /**

@@ -62,6 +62,8 @@ public final class Producer<T> implements AutoCloseable {
      */
     private ArrayDeque<ShardRecord>[] pendingControl;
     private int shardsWithPendingControl;
+    /** True while a record goes to every shard's inbox ({@link #toAllShards}); read by a rule change being sent. */
+    private volatile boolean broadcasting;
 
     Producer(CepEngine<T> engine, ShardInbox<ShardRecord>[] inboxes, int[] inputAtShard,
             Function<? super T, ?> keySelector, TimestampAssigner<T> assigner, WatermarkGenerator<T> generator,
@@ -124,6 +126,9 @@ public final class Producer<T> implements AutoCloseable {
         }
         int shard = CepEngine.shardOf(key, inboxes.length);
         ShardRecord record = new ShardRecord.Event(inputAtShard[shard], key, event, ts);
+        if ((engine.injection() & 1) != 0) {
+            engine.awaitInjection(); // a rule change is being put into the inboxes: all before it or all after it
+        }
         try {
             if (!block) {
                 if (shardsWithPendingControl > 0 && !deliverPending(shard) || !inboxes[shard].offer(record)) {
@@ -214,6 +219,7 @@ public final class Producer<T> implements AutoCloseable {
                     + " Builder.snapshots(eventCodec, keyCodec)");
         }
         deliverAllPending();
+        engine.checkpointStarting(id);
         toAllShards(s -> new ShardRecord.Barrier(inputAtShard[s], id));
     }
 
@@ -247,6 +253,30 @@ public final class Producer<T> implements AutoCloseable {
     }
 
     private void toAllShards(java.util.function.IntFunction<ShardRecord> record) {
+        // A record for every shard is all before a rule change on every shard or all after it: this producer says it
+        // is broadcasting (a volatile write), then looks for a change being sent (a volatile read); a change being
+        // sent waits for broadcasting producers after its own volatile write, so one of the two sees the other.
+        while (true) {
+            broadcasting = true;
+            if ((engine.injection() & 1) == 0) {
+                break;
+            }
+            broadcasting = false;
+            engine.awaitInjection();
+        }
+        try {
+            toAllShardsNow(record);
+        } finally {
+            broadcasting = false;
+        }
+    }
+
+    /** @return whether this producer is putting a record into every inbox right now (read by a change being sent) */
+    boolean isBroadcasting() {
+        return broadcasting;
+    }
+
+    private void toAllShardsNow(java.util.function.IntFunction<ShardRecord> record) {
         if (engine.isDrivenByCaller()) {
             // all or nothing: the caller is the only thread, so the room checked here is still there below
             for (int s = 0; s < inboxes.length; s++) {

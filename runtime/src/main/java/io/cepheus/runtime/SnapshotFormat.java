@@ -37,9 +37,11 @@ final class SnapshotFormat {
      * 2: header with body length and CRC32C; patterns described with their structure fingerprint. 3: each shard
      * part holds its key dictionary (keys with their ids, free ids in reuse order). 4: the slice window operator
      * writes its queue (bounds and front slices) once, then each key's slices by slice number. 5: a pattern
-     * operator's counters include its rejected partial matches. Any other version is refused by name.
+     * operator's counters include its rejected partial matches. 6: each shard part holds its events per producer;
+     * rule sets write their buffer with arrival numbers and each rule version's state. Any other version is refused by
+     * name.
      */
-    private static final int VERSION = 5;
+    private static final int VERSION = 6;
     private static final int HEADER_BYTES = 16;
     /** Why a body whose checksum matched still does not read: not damage, which the checksum rules out. */
     private static final String INTACT_BUT_UNREADABLE = "the snapshot is intact (its checksum matches), so it does"

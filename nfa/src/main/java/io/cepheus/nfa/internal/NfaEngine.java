@@ -219,6 +219,15 @@ public final class NfaEngine<T> {
 
     /** Advances the key to the event's time, then matches the event. See {@code NfaMatcher#process}. */
     public void process(NfaState nfaState, T event, long timestamp, MatchSink<T> sink) {
+        process(nfaState, event, timestamp, sink, true);
+    }
+
+    /**
+     * As {@link #process(NfaState, Object, long, MatchSink)}; with {@code mayStart} false the event only extends the
+     * key's live partial matches (and advances its time), and begins none.
+     */
+    public void process(NfaState nfaState, T event, long timestamp, MatchSink<T> sink, boolean mayStart) {
+        startsAllowed = mayStart;
         KeyState st = own(nfaState);
         if (event == null) {
             throw new NullPointerException("event must not be null (key " + st.key + ", timestamp " + timestamp + ")");
@@ -274,6 +283,31 @@ public final class NfaEngine<T> {
                 }
             }
         }
+    }
+
+    /**
+     * Drops every partial and held match of a key, giving their shared-buffer entries back, so that the state is
+     * empty and may be released.
+     *
+     * @return how many partial and held matches were dropped
+     */
+    public int discard(NfaState nfaState) {
+        KeyState st = own(nfaState);
+        int dropped = st.count + st.heldCount;
+        for (int i = 0; i < st.count; i++) {
+            int entry = KeyState.entryOf(st.stateEntry(i));
+            if (entry != NONE) {
+                buffer.release(entry);
+            }
+        }
+        for (int i = 0; i < st.heldCount; i++) {
+            buffer.release(st.heldEntry[i]);
+        }
+        livePartialMatches -= st.count;
+        st.replaceAll(queueCapacity(0), 0);
+        st.heldCount = 0;
+        st.expiresAt = Long.MAX_VALUE;
+        return dropped;
     }
 
     private KeyState own(NfaState nfaState) {
@@ -357,6 +391,9 @@ public final class NfaEngine<T> {
      * @return the failure of a held match the skip strategy could not handle (see {@link #releaseHeld}), for the
      *     caller to throw; null if none
      */
+    /** Whether the current step may begin new partial matches (false: a drained pattern version's step). */
+    private boolean startsAllowed = true;
+
     private RuntimeException step(KeyState st, T e, long time, MatchSink<T> sink) {
         event = e;
         eventTime = time;
@@ -383,7 +420,9 @@ public final class NfaEngine<T> {
                         st.startSeq(i));
             }
             branchOrigin = -1;
-            branch(program.startState, NONE, time, time, eventSeq);
+            if (startsAllowed) {
+                branch(program.startState, NONE, time, time, eventSeq);
+            }
         } catch (RuntimeException ex) {
             rollback();
             throw conditionFailure(st, ex);

@@ -213,6 +213,45 @@ public final class CepOperator<T> extends KeyedOperator<T> {
         sharedBuffer.join(this);
     }
 
+    /**
+     * Makes this operator one version of a rule set (setup, before it sees events): the rule set's buffer holds the
+     * events, and this version sees those that arrive from {@code firstArrival} on (see
+     * {@link SharedEventBuffer#forRuleSet}).
+     */
+    public void ruleVersionOf(SharedEventBuffer<T> ruleSetBuffer, long firstArrival) {
+        this.shared = java.util.Objects.requireNonNull(ruleSetBuffer, "ruleSetBuffer");
+        this.buffer = ruleSetBuffer.buffer();
+        ruleSetBuffer.joinAt(this, firstArrival);
+    }
+
+    /**
+     * Drops every partial and held match of every key at once (a rule version retired with its partial matches
+     * discarded) and frees the keys nothing else holds.
+     *
+     * @return how many partial matches were dropped
+     */
+    public long discardAll() {
+        long dropped = 0;
+        for (int id = 0; id < states.length; id++) {
+            NfaState state = states[id];
+            if (state == null) {
+                continue;
+            }
+            dropped += matcher.discard(state);
+            states[id] = null;
+            liveStates--;
+            expiries.disarm(id);
+            matcher.release(state);
+            keyRelease.idle(id);
+        }
+        return dropped;
+    }
+
+    /** @return how many keys this operator keeps matching state for */
+    public int liveKeys() {
+        return liveStates;
+    }
+
     /** @return whether this operator adds events to its buffer, writes them to snapshots and counts them */
     private boolean ownsBuffer() {
         return shared == null || shared.owns(this);
@@ -491,6 +530,33 @@ public final class CepOperator<T> extends KeyedOperator<T> {
         }
         emitter.set(id, timestamp);
         process(id, state, event, timestamp);
+    }
+
+    /**
+     * A released event of key {@code id} for a rule version being drained: it may extend the key's partial matches,
+     * and begins none; a key without state has nothing to extend.
+     */
+    void matchWithoutStarting(int id, T event, long timestamp) {
+        if (id >= states.length || states[id] == null) {
+            return;
+        }
+        NfaState state = states[id];
+        if (touchedStamp[id] != watermarkRound) {
+            touchedStamp[id] = watermarkRound;
+            if (touchedCount == touched.length) {
+                touched = Arrays.copyOf(touched, touchedCount * 2);
+            }
+            touched[touchedCount++] = id;
+        }
+        emitter.set(id, timestamp);
+        try {
+            matcher.processWithoutStarting(state, event, timestamp, emitter);
+        } catch (io.cepheus.nfa.ConditionException | io.cepheus.nfa.PartialMatchLimitException e) {
+            deadLetters++;
+            output.deadLetter(keys.keyOf(id), event, timestamp, e);
+        } catch (io.cepheus.nfa.SkipStrategyException e) {
+            output.skipFailed(keys.keyOf(id), timestamp, e);
+        }
     }
 
     /**

@@ -53,6 +53,8 @@ public final class EventTimeBuffer<T> {
     private final Comparator<? super T> tieBreaker;
     private int[] perKey = new int[64];
     private long arrivals;
+    /** The arrival number of the event being handed to a {@link Release} right now. */
+    private long releasing = -1;
 
     // the heap (out-of-order arrivals)
     private long[] time = new long[16];
@@ -77,11 +79,23 @@ public final class EventTimeBuffer<T> {
 
     /** Buffers an event of a key. */
     public void add(int keyId, T event, long timestamp) {
+        add(keyId, event, timestamp, arrivals);
+    }
+
+    /**
+     * Buffers an event of a key under a given arrival number, for a restore that puts back events (in release order)
+     * whose arrival numbers others depend on (a rule set's versions see events by arrival). Later arrivals are
+     * numbered after it.
+     *
+     * @param arrival the event's arrival number, at least {@link #arrivals()} of the events added before it
+     */
+    public void add(int keyId, T event, long timestamp, long arrival) {
         if (keyId >= perKey.length) {
             perKey = Arrays.copyOf(perKey, Math.max(keyId + 1, perKey.length * 2));
         }
         perKey[keyId]++;
-        long n = arrivals++;
+        long n = arrival;
+        arrivals = Math.max(arrivals, arrival + 1);
         // equal timestamps may join the run only when arrival order alone decides ties
         if (runSize == 0 || timestamp > runLast || (timestamp == runLast && tieBreaker == null)) {
             appendToRun(keyId, event, timestamp, n);
@@ -136,6 +150,7 @@ public final class EventTimeBuffer<T> {
                 k = runKey[runHead];
                 e = (T) runEvents[runHead];
                 ts = runTime[runHead];
+                releasing = runArrival[runHead];
                 runEvents[runHead] = null;
                 runHead = (runHead + 1) & (runTime.length - 1);
                 runSize--;
@@ -143,12 +158,43 @@ public final class EventTimeBuffer<T> {
                 k = key[0];
                 e = (T) events[0];
                 ts = time[0];
+                releasing = arrival[0];
                 removeTop();
             }
             perKey[k]--;
             released++;
             release.accept(k, e, ts);
         }
+    }
+
+    /**
+     * @return the arrival number of the event a {@link Release} is being handed (valid during its {@code accept}):
+     *         events are numbered 0, 1, 2 ... as they are added
+     */
+    public long releasingArrival() {
+        return releasing;
+    }
+
+    /** @return the number the next event added will get: every event added so far arrived before it */
+    public long arrivals() {
+        return arrivals;
+    }
+
+    /** Starts numbering arrivals at {@code next} (a restore, before any event is added). */
+    public void arrivals(long next) {
+        this.arrivals = next;
+    }
+
+    /** Receives the buffered events with their arrival numbers ({@link #forEachInOrder(Visitor)}). */
+    @FunctionalInterface
+    public interface Visitor<T> {
+        /**
+         * @param keyId     the event's key id
+         * @param event     the event
+         * @param timestamp its event time
+         * @param arrival   its arrival number
+         */
+        void accept(int keyId, T event, long timestamp, long arrival);
     }
 
     /** @return the key id of the {@code i}-th next event of the in-order run (for a {@link Lookahead}) */
@@ -177,8 +223,18 @@ public final class EventTimeBuffer<T> {
      *
      * @param visitor receives key id, event and timestamp
      */
-    @SuppressWarnings("unchecked")
     public void forEachInOrder(Release<T> visitor) {
+        forEachInOrder((k, e, ts, arrival) -> visitor.accept(k, e, ts));
+    }
+
+    /**
+     * Visits every buffered event in release order with its arrival number, without releasing anything (for
+     * snapshots; allocates).
+     *
+     * @param visitor receives key id, event, timestamp and arrival number
+     */
+    @SuppressWarnings("unchecked")
+    public void forEachInOrder(Visitor<T> visitor) {
         int n = size + runSize;
         Integer[] order = new Integer[n];
         long[] ts = new long[n];
@@ -214,7 +270,7 @@ public final class EventTimeBuffer<T> {
             return Long.compare(arr[a], arr[b]);
         });
         for (int i : order) {
-            visitor.accept(keys[i], (T) evs[i], ts[i]);
+            visitor.accept(keys[i], (T) evs[i], ts[i], arr[i]);
         }
     }
 

@@ -64,6 +64,8 @@ public final class CepShard<T> implements Agent, ShardContext<T>, Consumer<Shard
     private Clock clock;
     private CachedClock producersClock;
     private long events;
+    /** Events received per producer input: where a control record falls in each producer's input. */
+    private long[] eventsFrom = new long[0];
     private long watermark = Long.MIN_VALUE;
     private volatile boolean finished;
     private final long finalWatermark;
@@ -206,7 +208,9 @@ public final class CepShard<T> implements Agent, ShardContext<T>, Consumer<Shard
 
     /** Registers a producer (setup, before the shard runs). @return its input index at this shard */
     public int addProducer() {
-        return producers.addProducer();
+        int input = producers.addProducer();
+        eventsFrom = java.util.Arrays.copyOf(eventsFrom, Math.max(eventsFrom.length, input + 1));
+        return input;
     }
 
     @Override
@@ -283,12 +287,17 @@ public final class CepShard<T> implements Agent, ShardContext<T>, Consumer<Shard
     @Override
     @SuppressWarnings("unchecked")
     public void accept(ShardRecord record) {
+        if (record instanceof ShardRecord.Control c) {
+            control(c); // from the engine, not a producer; never during an alignment (the engine waits for snapshots)
+            return;
+        }
         if (alignment.holdsBack(record)) {
             return; // after its producer's barrier: waits until the snapshot is written
         }
         advanceTo(producers.heard(record.producer()));
         if (record instanceof ShardRecord.Event e) {
             events++;
+            eventsFrom[e.producer()]++;
             for (int i = 0; i < operators.size(); i++) {
                 operators.get(i).processElement(e.key(), (T) e.event(), e.timestamp());
             }
@@ -302,6 +311,17 @@ public final class CepShard<T> implements Agent, ShardContext<T>, Consumer<Shard
         } else if (record instanceof ShardRecord.Barrier b) {
             onBarrier(b);
         }
+    }
+
+    private void control(ShardRecord.Control c) {
+        java.util.List<Long> perProducer = new java.util.ArrayList<>(eventsFrom.length);
+        java.util.List<Long> watermarks = new java.util.ArrayList<>(eventsFrom.length);
+        for (int p = 0; p < eventsFrom.length; p++) {
+            perProducer.add(eventsFrom[p]);
+            watermarks.add(producers.watermarkOf(p));
+        }
+        ((ControlTarget) operators.get(c.operatorId())).onControl(c.command(),
+                new io.cepheus.runtime.rules.RuleChange.ShardCut(index, events, watermark, perProducer, watermarks));
     }
 
     private void onBarrier(ShardRecord.Barrier b) {
@@ -373,6 +393,10 @@ public final class CepShard<T> implements Agent, ShardContext<T>, Consumer<Shard
             EventCodec<Object> keyCodec) throws IOException {
         out.writeLong(watermark);
         out.writeLong(events);
+        out.writeInt(eventsFrom.length);
+        for (long n : eventsFrom) {
+            out.writeLong(n);
+        }
         producers.writeTo(out);
         keys.writeTo(out, keyCodec); // first: restored operators then find their keys under the same ids
         out.writeInt(operators.size());
@@ -386,6 +410,14 @@ public final class CepShard<T> implements Agent, ShardContext<T>, Consumer<Shard
             EventCodec<Object> keyCodec) throws IOException {
         long savedWatermark = in.readLong();
         events = in.readLong();
+        int inputs = in.readInt();
+        if (inputs != eventsFrom.length) {
+            throw new IOException("shard " + index + " of the snapshot had " + inputs + " producers, this engine's "
+                    + eventsFrom.length);
+        }
+        for (int i = 0; i < inputs; i++) {
+            eventsFrom[i] = in.readLong();
+        }
         producers.readFrom(in, index);
         watermark = savedWatermark;
         timers.advanceWatermark(savedWatermark, timerDispatch); // nothing registered yet: sets the time only

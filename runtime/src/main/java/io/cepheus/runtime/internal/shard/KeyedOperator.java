@@ -56,7 +56,7 @@ public abstract class KeyedOperator<T> implements ShardOperator<T> {
     }
 
     @Override
-    public final long deadLetters() {
+    public long deadLetters() {
         return deadLetters;
     }
 

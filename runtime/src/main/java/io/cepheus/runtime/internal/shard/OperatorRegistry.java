@@ -37,4 +37,7 @@ public interface OperatorRegistry<T> {
      * @throws IllegalStateException if the engine has no snapshot codecs
      */
     EventCodec<T> eventCodec();
+
+    /** @return how an operator's builder changes what the shards run while the engine runs */
+    EngineControl control();
 }

@@ -96,6 +96,14 @@ final class ProducerWatermarks {
         }
     }
 
+    /**
+     * @param producer a producer's input index
+     * @return the latest watermark that producer sent this shard ({@code Long.MIN_VALUE} if none)
+     */
+    public long watermarkOf(int producer) {
+        return valve.watermarkOf(producer);
+    }
+
     /** @return the number of producers */
     int count() {
         return valve.inputCount();

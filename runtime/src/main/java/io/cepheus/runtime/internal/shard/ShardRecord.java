@@ -47,4 +47,19 @@ public sealed interface ShardRecord {
      */
     record Barrier(int producer, long id) implements ShardRecord {
     }
+
+    /**
+     * A change of what an operator runs (a rule set's change), sent by the engine, not by a producer, to every shard
+     * at one point of every producer's input ({@link EngineControl#broadcast}).
+     *
+     * @param operatorId the operator it is for
+     * @param command    what to apply (the operator's own type)
+     */
+    record Control(int operatorId, Object command) implements ShardRecord {
+        /** @return -1: no producer sent it */
+        @Override
+        public int producer() {
+            return -1;
+        }
+    }
 }

@@ -1,0 +1,496 @@
+package io.cepheus.runtime.internal.cep;
+
+import io.cepheus.nfa.CompiledPattern;
+import io.cepheus.nfa.EventCodec;
+import io.cepheus.nfa.NfaOptions;
+import io.cepheus.runtime.PatternMetrics;
+import io.cepheus.runtime.internal.shard.ControlTarget;
+import io.cepheus.runtime.internal.shard.KeyedOperator;
+import io.cepheus.runtime.internal.shard.ShardContext;
+import io.cepheus.runtime.rules.RestoredRules;
+import io.cepheus.runtime.rules.RetirePolicy;
+import io.cepheus.runtime.rules.RuleChange;
+import io.cepheus.runtime.rules.RuleMetrics;
+import io.cepheus.runtime.rules.RuleVersion;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInput;
+import java.io.DataInputStream;
+import java.io.DataOutput;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A rule set on one shard: the versions of its rules in force, and the ones being retired, each a {@link CepOperator}
+ * over the events of one buffer that the rule set owns.
+ *
+ * <p>Design. A change arrives as a control record at one point of the shard's input ({@link RuleCommand}), which is an
+ * arrival number of the buffer ({@link EventTimeBuffer#arrivals()}): the events that arrived before it were sent
+ * before the change, the later ones after it. A version put in force joins the buffer at that number and never sees
+ * an earlier event, even one still waiting for the watermark; a version retired goes on seeing, in full, every event
+ * that arrived before, and after it only what extends its partial matches ({@link RetirePolicy#DRAIN}) or nothing
+ * ({@link RetirePolicy#DISCARD}). Events are released once per watermark in event-time order, as for patterns, and
+ * each version sees them by arrival ({@link SharedEventBuffer#forRuleSet}). A retired version leaves once no event that
+ * arrived before its retirement is buffered and, when it drains, it holds no partial match; a discarded one drops
+ * what it still holds then, counted.
+ *
+ * <p>Owned by the shard's worker thread; its metrics are published for readers on any thread at the end of each
+ * batch.
+ *
+ * @param <T> the event type
+ */
+public final class RuleSetOperator<T> extends KeyedOperator<T> implements ControlTarget {
+
+    /** What the rule set needs from its builder: the outputs of each version, and the versions in force at start. */
+    public interface Spec<T> {
+        /** @return the output of one version on one shard */
+        CepOperator.Output<T> output(RuleVersion rule, ShardContext<T> shard);
+
+        /** @return where late events go (on the shard's thread) */
+        LateOutput<T> lateOutput(ShardContext<T> shard);
+
+        /** @return the versions in force when the engine starts (or restores), with their patterns */
+        Map<RuleVersion, CompiledPattern<T>> initial();
+
+        /** Receives what a restore did, shard by shard (on the thread that starts the engine). */
+        void restored(RestoredRules shardReport);
+    }
+
+    /** Where the rule set's late events go. */
+    @FunctionalInterface
+    public interface LateOutput<T> {
+        /** A late event of {@code key}: its timestamp was not after the watermark when it arrived. */
+        void late(Object key, T event, long timestamp);
+    }
+
+    /** One version of a rule on this shard. */
+    private static final class Member<T> {
+        final RuleVersion rule;
+        final CompiledPattern<T> pattern;
+        final CepOperator<T> operator;
+        /** Null while in force; how it ends once retired. */
+        RetirePolicy retired;
+        volatile long discarded;
+
+        Member(RuleVersion rule, CompiledPattern<T> pattern, CepOperator<T> operator) {
+            this.rule = rule;
+            this.pattern = pattern;
+            this.operator = operator;
+        }
+    }
+
+    private final Spec<T> spec;
+    private final ShardContext<T> shard;
+    private final NfaOptions options;
+    private final Comparator<? super T> tieBreaker;
+    private final SharedEventBuffer<T> buffer;
+    private final LateOutput<T> late;
+    private final List<Member<T>> members = new ArrayList<>();
+    /** The members as readers on other threads see them: replaced (never changed) when members come or go. */
+    private volatile List<Member<T>> published = List.of();
+    /** The last counters of versions that left, for readers on other threads: replaced when one leaves. */
+    private volatile Map<RuleVersion, RuleMetrics> gone = Map.of();
+    private long lateEvents;
+    private volatile long publishedLate;
+
+    /**
+     * @param operatorId the rule set's id on the shard
+     * @param spec       its outputs and initial versions
+     * @param options    NFA options for every version (bound on partial matches)
+     * @param tieBreaker orders events of equal timestamp before arrival order; null for none
+     * @param shard      the shard it runs on
+     */
+    public RuleSetOperator(int operatorId, Spec<T> spec, NfaOptions options, Comparator<? super T> tieBreaker,
+            ShardContext<T> shard) {
+        super(operatorId, shard.keys(), shard.timers());
+        this.spec = spec;
+        this.shard = shard;
+        this.options = options;
+        this.tieBreaker = tieBreaker;
+        this.buffer = SharedEventBuffer.forRuleSet(tieBreaker, id -> keyRelease.idle(id));
+        this.late = spec.lateOutput(shard);
+        for (Map.Entry<RuleVersion, CompiledPattern<T>> e : spec.initial().entrySet()) {
+            join(e.getKey(), e.getValue());
+        }
+        publish();
+    }
+
+    private Member<T> join(RuleVersion rule, CompiledPattern<T> pattern) {
+        CepOperator<T> op = new CepOperator<>(operatorId, pattern, options, tieBreaker, keys, shard.timers(),
+                spec.output(rule, shard));
+        op.keyRelease(id -> keyRelease.idle(id));
+        op.ruleVersionOf(buffer, buffer.buffer().arrivals());
+        Member<T> m = new Member<>(rule, pattern, op);
+        members.add(m);
+        return m;
+    }
+
+    // ------------------------------------------------------------------ changes
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public void onControl(Object command, RuleChange.ShardCut cut) {
+        RuleCommand<T> c = (RuleCommand<T>) command;
+        if (c.retired != null) {
+            Member<T> m = inForce(c.retired.id());
+            if (m != null) {
+                m.retired = c.policy;
+                buffer.retire(m.operator, c.policy == RetirePolicy.DRAIN, buffer.buffer().arrivals(),
+                        buffer.buffer().size());
+            }
+        }
+        if (c.added != null) {
+            join(c.added, c.pattern);
+        }
+        settleRetired();
+        publish();
+        c.applied(cut);
+    }
+
+    private Member<T> inForce(String id) {
+        for (Member<T> m : members) {
+            if (m.retired == null && m.rule.id().equals(id)) {
+                return m;
+            }
+        }
+        return null;
+    }
+
+    /** Lets retired versions go once the events sent before their retirement are matched (and, draining, they hold nothing). */
+    private void settleRetired() {
+        boolean changed = false;
+        for (int i = members.size() - 1; i >= 0; i--) {
+            Member<T> m = members.get(i);
+            if (m.retired == null || buffer.pendingBefore(m.operator) > 0) {
+                continue;
+            }
+            if (m.retired == RetirePolicy.DISCARD) {
+                m.discarded += m.operator.discardAll();
+            } else if (m.operator.liveKeys() > 0) {
+                continue;
+            }
+            m.operator.endOfBatch();
+            Map<RuleVersion, RuleMetrics> after = new LinkedHashMap<>(gone);
+            after.merge(m.rule, metricsOf(m, false), RuleMetrics::plus);
+            gone = Map.copyOf(after);
+            buffer.leave(m.operator);
+            members.remove(i);
+            changed = true;
+        }
+        if (changed) {
+            publish();
+        }
+    }
+
+    private void publish() {
+        published = List.copyOf(members);
+    }
+
+    // ------------------------------------------------------------------ events and time
+
+    @Override
+    public void processElement(Object key, T event, long timestamp) {
+        if (timestamp <= watermark) {
+            lateEvents++;
+            late.late(key, event, timestamp);
+            return;
+        }
+        buffer.buffer().add(keys.idOf(key), event, timestamp);
+    }
+
+    @Override
+    public boolean beginWatermark(long newWatermark) {
+        if (!advanceWatermark(newWatermark)) {
+            return false;
+        }
+        buffer.release(newWatermark); // to every version, by arrival; with none, events go and keys are freed
+        for (int i = 0; i < members.size(); i++) {
+            members.get(i).operator.beginWatermark(newWatermark);
+        }
+        return true;
+    }
+
+    @Override
+    public void endWatermark() {
+        for (int i = 0; i < members.size(); i++) {
+            members.get(i).operator.endWatermark();
+        }
+        settleRetired();
+    }
+
+    @Override
+    public void onTimer(int keyId, long namespace, long timestamp) {
+        throw new IllegalStateException("event-time timer (key id " + keyId + ", time " + timestamp + ") handed to rule"
+                + " set " + operatorId + ", which registers none");
+    }
+
+    @Override
+    public void onProcessingTimer(int keyId, long namespace, long timestamp, long now) {
+        throw new IllegalStateException("processing-time timer (key id " + keyId + ") handed to rule set "
+                + operatorId + ", which registers none");
+    }
+
+    @Override
+    public boolean holds(int keyId) {
+        if (buffer.buffer().bufferedFor(keyId) > 0) {
+            return true;
+        }
+        for (int i = 0; i < members.size(); i++) {
+            if (members.get(i).operator.holds(keyId)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // ------------------------------------------------------------------ counters
+
+    @Override
+    public void endOfBatch() {
+        for (int i = 0; i < members.size(); i++) {
+            members.get(i).operator.endOfBatch();
+        }
+        publishedLate = lateEvents;
+    }
+
+    private RuleMetrics metricsOf(Member<T> m, boolean inForce) {
+        PatternMetrics p = m.operator.publishedPatternMetrics();
+        return new RuleMetrics(m.rule, inForce, p.matches(), p.timeouts(), p.partialMatches(), m.discarded,
+                p.rejectedPartialMatches(), p.deadLetters());
+    }
+
+    /** @return each version's counters on this shard, the departed ones too, as of the latest batch; any thread */
+    public List<RuleMetrics> publishedRuleMetrics() {
+        Map<RuleVersion, RuleMetrics> out = new LinkedHashMap<>(gone);
+        for (Member<T> m : published) {
+            out.merge(m.rule, metricsOf(m, m.retired == null), RuleMetrics::plus);
+        }
+        return new ArrayList<>(out.values());
+    }
+
+    /** @return late events as of the latest batch; any thread */
+    public long publishedLateEvents() {
+        return publishedLate;
+    }
+
+    @Override
+    public long lateEvents() {
+        return lateEvents;
+    }
+
+    @Override
+    public long deadLetters() {
+        return sum(m -> m.operator.deadLetters()) + goneSum(RuleMetrics::deadLetters);
+    }
+
+    @Override
+    public long matches() {
+        return sum(m -> m.operator.matches()) + goneSum(RuleMetrics::matches);
+    }
+
+    @Override
+    public long timeouts() {
+        return sum(m -> m.operator.timeouts()) + goneSum(RuleMetrics::timeouts);
+    }
+
+    @Override
+    public long rejectedPartialMatches() {
+        return sum(m -> m.operator.rejectedPartialMatches()) + goneSum(RuleMetrics::rejectedPartialMatches);
+    }
+
+    @Override
+    public long partialMatches() {
+        return sum(m -> m.operator.partialMatches());
+    }
+
+    @Override
+    public long bufferedEvents() {
+        return buffer.buffer().size();
+    }
+
+    @Override
+    public long bufferedEntries() {
+        return sum(m -> m.operator.bufferedEntries());
+    }
+
+    private long sum(java.util.function.ToLongFunction<Member<T>> counter) {
+        long total = 0;
+        for (int i = 0; i < members.size(); i++) {
+            total += counter.applyAsLong(members.get(i));
+        }
+        return total;
+    }
+
+    private long goneSum(java.util.function.ToLongFunction<RuleMetrics> counter) {
+        long total = 0;
+        for (RuleMetrics m : gone.values()) {
+            total += counter.applyAsLong(m);
+        }
+        return total;
+    }
+
+    // ------------------------------------------------------------------ snapshots
+
+    /**
+     * Writes the rule set: its watermark, late count and buffer (each event with its arrival number), then each
+     * version: its rule, structure fingerprint, where it sees events from and to, and its matching state as a
+     * length-prefixed block, so that a restore without that version can skip it (and say what it held).
+     */
+    @Override
+    public void writeState(DataOutput out, EventCodec<T> events, EventCodec<Object> keyCodec) throws IOException {
+        out.writeLong(watermark);
+        out.writeLong(lateEvents);
+        EventTimeBuffer<T> b = buffer.buffer();
+        out.writeLong(b.arrivals());
+        out.writeInt(b.size());
+        IOException[] failure = new IOException[1];
+        b.forEachInOrder((id, event, ts, arrival) -> {
+            if (failure[0] == null) {
+                try {
+                    writeKey(out, keyCodec, id);
+                    out.writeLong(ts);
+                    out.writeLong(arrival);
+                    events.write(event, out);
+                } catch (IOException e) {
+                    failure[0] = e;
+                }
+            }
+        });
+        if (failure[0] != null) {
+            throw failure[0];
+        }
+        out.writeInt(members.size());
+        for (Member<T> m : members) {
+            out.writeUTF(m.rule.id());
+            out.writeInt(m.rule.version());
+            out.writeLong(m.pattern.structureFingerprint());
+            out.writeByte(m.retired == null ? 0 : m.retired == RetirePolicy.DRAIN ? 1 : 2);
+            out.writeLong(buffer.firstArrival(m.operator));
+            out.writeLong(buffer.retiredAt(m.operator));
+            out.writeLong(buffer.pendingBefore(m.operator));
+            out.writeLong(m.discarded);
+            out.writeLong(m.operator.partialMatches());
+            out.writeInt(m.operator.liveKeys());
+            ByteArrayOutputStream block = new ByteArrayOutputStream();
+            try (DataOutputStream blockOut = new DataOutputStream(block)) {
+                m.operator.writeState(blockOut, events, keyCodec);
+            }
+            out.writeInt(block.size());
+            out.write(block.toByteArray());
+        }
+        out.writeInt(gone.size());
+        for (RuleMetrics g : gone.values()) {
+            out.writeUTF(g.rule().id());
+            out.writeInt(g.rule().version());
+            out.writeLong(g.matches());
+            out.writeLong(g.timeouts());
+            out.writeLong(g.discardedPartialMatches());
+            out.writeLong(g.rejectedPartialMatches());
+            out.writeLong(g.deadLetters());
+        }
+    }
+
+    /**
+     * Restores what {@link #writeState} wrote into this fresh rule set, whose versions are the ones the restored
+     * engine was given: a version of the snapshot with the same id and version (and structure) gets its state back,
+     * with where it sees events from; one the engine was not given is skipped and reported as dropped, as is one
+     * that was being retired (the engine has no pattern for it); a version of the engine the snapshot has no state
+     * for starts empty, seeing the events that arrive from now on.
+     *
+     * @throws IOException if a version with the same id and version has another structure than the snapshot's
+     *                     (conditions cannot be compared; quantifiers, contiguity, windows and skip strategy can)
+     */
+    @Override
+    public void readState(DataInput in, EventCodec<T> events, EventCodec<Object> keyCodec) throws IOException {
+        watermark = in.readLong();
+        lateEvents = in.readLong();
+        EventTimeBuffer<T> b = buffer.buffer();
+        long nextArrival = in.readLong();
+        int buffered = readCount(in, "a rule set with %d buffered events");
+        for (int i = 0; i < buffered; i++) {
+            int id = readKeyId(in, keyCodec);
+            long ts = in.readLong();
+            long arrival = in.readLong();
+            if (ts <= watermark) {
+                throw new IOException("key " + keys.keyOf(id) + " has an event at time " + ts + " waiting for the"
+                        + " watermark, which is already at " + watermark);
+            }
+            if (arrival < 0 || arrival >= nextArrival) {
+                throw new IOException("a buffered event has arrival number " + arrival + ", not below the rule set's"
+                        + " next one, " + nextArrival);
+            }
+            b.add(id, events.read(in), ts, arrival);
+        }
+        b.arrivals(nextArrival);
+        Map<RuleVersion, Member<T>> fresh = new LinkedHashMap<>();
+        for (Member<T> m : members) {
+            fresh.put(m.rule, m);
+        }
+        List<RuleVersion> kept = new ArrayList<>();
+        List<RestoredRules.Dropped> dropped = new ArrayList<>();
+        int count = readCount(in, "a rule set with %d rule versions");
+        for (int i = 0; i < count; i++) {
+            RuleVersion rule = new RuleVersion(in.readUTF(), in.readInt());
+            long fingerprint = in.readLong();
+            int retired = in.readByte();
+            long firstArrival = in.readLong();
+            long retiredAt = in.readLong();
+            long pendingBefore = in.readLong();
+            long discarded = in.readLong();
+            long partialMatches = in.readLong();
+            int liveKeys = in.readInt();
+            int length = readCount(in, "a rule version's state of %d bytes");
+            byte[] block = new byte[length];
+            in.readFully(block);
+            Member<T> m = retired == 0 ? fresh.remove(rule) : null;
+            if (m == null) {
+                dropped.add(new RestoredRules.Dropped(rule, partialMatches, liveKeys));
+                continue;
+            }
+            if (m.pattern.structureFingerprint() != fingerprint) {
+                throw new IOException("rule " + rule + " has another structure in this engine than in the snapshot"
+                        + " (quantifiers, contiguity, windows or skip strategy differ): its state cannot be restored;"
+                        + " give the changed rule a new version");
+            }
+            if (firstArrival < 0 || firstArrival > nextArrival || retiredAt != Long.MAX_VALUE || pendingBefore != 0) {
+                throw new IOException("rule " + rule + " in force sees events from arrival " + firstArrival
+                        + " (next: " + nextArrival + "), retired at " + retiredAt);
+            }
+            buffer.leave(m.operator);
+            m.operator.ruleVersionOf(buffer, firstArrival);
+            m.discarded = discarded;
+            m.operator.readState(new DataInputStream(new ByteArrayInputStream(block)), events, keyCodec);
+            kept.add(rule);
+        }
+        List<RuleVersion> startedEmpty = new ArrayList<>();
+        for (Member<T> m : fresh.values()) {
+            buffer.leave(m.operator);
+            m.operator.ruleVersionOf(buffer, nextArrival); // sees what arrives after the restore
+            startedEmpty.add(m.rule);
+        }
+        int goneCount = readCount(in, "a rule set with %d departed versions");
+        Map<RuleVersion, RuleMetrics> departed = new LinkedHashMap<>();
+        for (int i = 0; i < goneCount; i++) {
+            RuleVersion rule = new RuleVersion(in.readUTF(), in.readInt());
+            departed.put(rule, new RuleMetrics(rule, false, in.readLong(), in.readLong(), 0, in.readLong(),
+                    in.readLong(), in.readLong()));
+        }
+        gone = Map.copyOf(departed);
+        publish();
+        spec.restored(new RestoredRules(kept, startedEmpty, dropped));
+    }
+
+    /** @return the versions on this shard, in force first (for tests) */
+    List<RuleVersion> versions() {
+        List<RuleVersion> out = new ArrayList<>();
+        for (Member<T> m : members) {
+            out.add(m.rule);
+        }
+        return out;
+    }
+}
