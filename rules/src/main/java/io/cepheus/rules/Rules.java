@@ -92,17 +92,25 @@ public final class Rules {
      */
     public static Rule parse(Path file) {
         Objects.requireNonNull(file, "file");
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read rule file " + file + ": " + e.getMessage(), e);
+        }
+        return parse(bytes, file);
+    }
+
+    /** Reads a rule file's bytes, as {@link #parse(Path)} does. */
+    static Rule parse(byte[] bytes, Path file) {
         String name = file.getFileName() == null ? file.toString() : file.getFileName().toString();
         String bareId = name.endsWith(".json") ? name.substring(0, name.length() - ".json".length()) : name;
         String text;
         try {
-            byte[] bytes = Files.readAllBytes(file);
             text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
         } catch (CharacterCodingException e) {
             throw new RuleFormatException(null, file.toString(), "", -1, -1, "the file is not valid UTF-8", e);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read rule file " + file + ": " + e.getMessage(), e);
         }
         try {
             return parse(new StringReader(text), bareId, file.toString());
