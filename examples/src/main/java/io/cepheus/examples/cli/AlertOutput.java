@@ -17,7 +17,7 @@ import java.util.function.Consumer;
  * ({@code --out}), counted per rule. Called on the engines' shard threads: the counters are concurrent and
  * each alert is written whole (alerts are rare, so the lock on the streams costs nothing that matters).
  */
-public final class AlertOutput implements Consumer<Alert> {
+public final class AlertOutput implements Consumer<Alert>, AlertCounts {
 
     private final PrintStream lines;
     private final PrintStream json;
@@ -76,12 +76,12 @@ public final class AlertOutput implements Consumer<Alert> {
         return String.valueOf(event);
     }
 
-    /** @return alerts so far */
+    @Override
     public long total() {
         return total.sum();
     }
 
-    /** @return alerts so far per rule, by rule name */
+    @Override
     public Map<String, Long> perRule() {
         Map<String, Long> out = new TreeMap<>();
         perRule.forEach((rule, n) -> out.put(rule, n.sum()));

@@ -91,7 +91,7 @@ public final class AppRunner {
      * @return the summary
      * @throws AbortedException if a malformed line stopped the run (the alerts up to it were raised)
      */
-    public <E> Summary run(ExampleApp<E> app, EventSource<E> source, Pipeline<E> pipeline, AlertOutput output,
+    public <E> Summary run(ExampleApp<E> app, EventSource<E> source, Pipeline<E> pipeline, AlertCounts output,
             Duration maxDelay, boolean skipMalformed, Progress progress) {
         long delay = maxDelay.toMillis();
         long started = nanos.getAsLong();

@@ -205,11 +205,23 @@ public final class Cepheus {
     }
 
     private int runCommand(List<String> rest) {
-        Set<String> options = union(APP_OPTIONS, Set.of("input", "format", "on-error"));
-        Args args = Args.parse("run", rest, options, APP_FLAGS, 1);
+        Set<String> options = union(APP_OPTIONS, Set.of("input", "format", "on-error", "rules", "key", "time",
+                "watch-interval"));
+        Args args = Args.parse("run", rest, options, union(APP_FLAGS, Set.of("watch", "timeouts")), 1);
         if (args.has("help")) {
             out.print(Help.of("run"));
             return OK;
+        }
+        if (args.value("rules") != null) {
+            return runRules(args);
+        }
+        for (String ruleOnly : List.of("key", "time", "watch-interval")) {
+            if (args.value(ruleOnly) != null) {
+                throw new UsageException("run", "--" + ruleOnly + " goes with --rules (an app knows its own)");
+            }
+        }
+        if (args.has("watch") || args.has("timeouts")) {
+            throw new UsageException("run", "--watch and --timeouts go with --rules");
         }
         if (args.positionals().isEmpty()) {
             throw new UsageException("run", "which app? one of " + Apps.names());
@@ -232,6 +244,79 @@ public final class Cepheus {
                 : EventReader.Format.valueOf(format.toUpperCase(Locale.ROOT));
         try (BufferedReader reader = open(input); Outputs o = outputs(args)) {
             return runFile(app, reader, fmt, args, o);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** {@code run --rules DIR|FILE --input FILE|- --key FIELD --time FIELD}: your rules over your data. */
+    private int runRules(Args args) {
+        if (!args.positionals().isEmpty()) {
+            throw new UsageException("run", "either an app (run APP) or --rules, not both");
+        }
+        String input = args.value("input");
+        if (input == null) {
+            throw new UsageException("run", "--input FILE is needed ('-' reads standard input)");
+        }
+        String keys = args.value("key");
+        if (keys == null) {
+            throw new UsageException("run", "--key FIELD is needed: the field the rules match per value of (user,"
+                    + " card ...); FIELD,FIELD takes the first an event has");
+        }
+        String timeField = args.value("time");
+        if (timeField == null) {
+            throw new UsageException("run", "--time FIELD is needed: the field holding each event's time (epoch ms or"
+                    + " ISO-8601)");
+        }
+        List<String> keyFields = Arrays.stream(keys.split(",")).map(String::strip).filter(k -> !k.isEmpty()).toList();
+        String format = args.choice("format", null, List.of("csv", "jsonl"));
+        RunSettings settings = RunSettings.of(args);
+        long interval = args.has("watch") ? args.duration("watch-interval", Duration.ofSeconds(1)).toNanos() : 0;
+        Path where = Path.of(args.value("rules"));
+        if (!Files.exists(where)) {
+            throw new UncheckedIOException(new IOException("no such rule folder or file: " + where));
+        }
+        WatchedRules watched = new WatchedRules(where, err, nanos, interval);
+        EventReader.Format fmt = format == null ? (input.equals("-") ? null : EventReader.Format.ofFileName(input))
+                : EventReader.Format.valueOf(format.toUpperCase(Locale.ROOT));
+        try (BufferedReader reader = open(input); Outputs o = outputs(args)) {
+            RuleAlerts alerts = new RuleAlerts(o.lines, o.json, args.has("timeouts"));
+            RulePipeline pipeline = new RulePipeline(settings.shards(), alerts, watched, err);
+            if (pipeline.rulesInForce() == 0 && interval == 0) {
+                throw new UncheckedIOException(new IOException("no valid rule in " + where + " (see the rejections"
+                        + " above); nothing to run"));
+            }
+            if (args.has("explain")) {
+                watched.running().forEach((id, rule) -> {
+                    CompiledPattern<?> compiled = NfaCompiler.compile(rule.compileForMaps());
+                    out.println("## " + id + " v" + rule.version());
+                    out.println();
+                    out.println("```mermaid");
+                    out.print(ensureNewline(compiled.toMermaid()));
+                    out.println("```");
+                });
+                pipeline.finish();
+                return OK;
+            }
+            o.banner.println("rules: " + watched.running().values().stream().map(r -> r.id() + " v" + r.version())
+                    .collect(java.util.stream.Collectors.joining(", ")) + (interval > 0 ? " (watching " + where + ")"
+                    : "") + "; key " + String.join(" or ", keyFields) + ", time " + timeField);
+            o.banner.println();
+            ExampleApp<MapEvent> app = new ExampleApp<>("rules", "your rules", "", MapEvents.schema(keyFields,
+                    timeField), MapEvent::time, List.of(), Map.of(), null, null);
+            EventReader<MapEvent> events = new EventReader<>(reader, app.input(), fmt);
+            Progress progress = new Progress(args.has("no-progress") ? null : err, terminal, nanos);
+            AppRunner.Summary summary = new AppRunner(err, nanos).run(app, events::next, pipeline, alerts,
+                    settings.maxDelay(), settings.skip(), progress);
+            summary.print(o.banner);
+            if (pipeline.deadLetters() > 0) {
+                o.banner.printf(Locale.ROOT, "condition errors%,12d (events a rule could not evaluate; see above)%n",
+                        pipeline.deadLetters());
+            }
+            if (o.jsonTarget != null) {
+                o.banner.println("alerts written to " + o.jsonTarget + " (JSON Lines)");
+            }
+            return OK;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -99,6 +99,12 @@ public final class EventReader<E> {
                 format = trimmed.startsWith("{") ? Format.JSONL : Format.CSV;
             }
             if (format == Format.JSONL) {
+                if (schema.typedJson()) {
+                    Map<String, Object> typed = MapEvents.parseJsonObject(trimmed, line);
+                    Map<String, String> asText = new HashMap<>();
+                    typed.forEach((k, v) -> asText.put(k, String.valueOf(v)));
+                    return schema.parse(new Row(line, asText, typed));
+                }
                 return schema.parse(new Row(line, Json.parseFlatObject(trimmed, line)));
             }
             if (trimmed.startsWith("#")) {
@@ -161,7 +167,7 @@ public final class EventReader<E> {
         if (cells.size() != header.length) {
             throw new MalformedLineException(line, cells.size() + " columns, the header has " + header.length);
         }
-        Map<String, String> out = new HashMap<>();
+        Map<String, String> out = new java.util.LinkedHashMap<>(); // in header order: alerts show fields as written
         for (int i = 0; i < header.length; i++) {
             out.put(header[i], cells.get(i));
         }

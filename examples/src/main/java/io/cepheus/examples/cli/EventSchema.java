@@ -60,12 +60,20 @@ public final class EventSchema<E> {
     private final Class<E> type;
     private final List<Field<E>> fields;
     private final Function<Row, E> parser;
+    private final boolean typedJson;
 
-    private EventSchema(String name, Class<E> type, List<Field<E>> fields, Function<Row, E> parser) {
+    private EventSchema(String name, Class<E> type, List<Field<E>> fields, Function<Row, E> parser,
+            boolean typedJson) {
         this.name = name;
         this.type = type;
         this.fields = List.copyOf(fields);
         this.parser = parser;
+        this.typedJson = typedJson;
+    }
+
+    /** @return whether JSON lines are read with their types and nesting ({@link Row#typed()}) */
+    public boolean typedJson() {
+        return typedJson;
     }
 
     /**
@@ -154,10 +162,21 @@ public final class EventSchema<E> {
         private final String name;
         private final Class<E> type;
         private final List<Field<E>> fields = new ArrayList<>();
+        private boolean typedJson;
 
         private Builder(String name, Class<E> type) {
             this.name = Objects.requireNonNull(name, "name");
             this.type = Objects.requireNonNull(type, "type");
+        }
+
+        /**
+         * Reads JSON lines with their types and nesting ({@link Row#typed()}), not as flat text.
+         *
+         * @return this builder
+         */
+        public Builder<E> typedJson() {
+            this.typedJson = true;
+            return this;
         }
 
         /**
@@ -197,14 +216,14 @@ public final class EventSchema<E> {
          * @return the schema
          */
         public EventSchema<E> parser(Function<Row, E> parser) {
-            return new EventSchema<>(name, type, fields, parser);
+            return new EventSchema<>(name, type, fields, parser, typedJson);
         }
 
         /** @return a schema that only writes events (alerts of alerts), and rejects input */
         public EventSchema<E> outputOnly() {
             return new EventSchema<>(name, type, fields, row -> {
                 throw new MalformedLineException(row.line(), name + " events are output only");
-            });
+            }, false);
         }
     }
 }

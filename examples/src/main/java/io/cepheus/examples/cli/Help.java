@@ -37,6 +37,7 @@ final class Help {
                 %s  windows          payments aggregated per user: tumbling reduce, sliding aggregate, sessions
                   order-payments   the order-payment interval-join study (R = 1, 5, 15, 60 min), unpaid orders
                   run APP          run an app over your CSV or JSON Lines events: --input FILE|-
+                  run --rules DIR  run your rules (JSON rule files) over your events: --input, --key, --time
                   help [COMMAND]   this help, or a command's
 
                 Each app command runs the app over its sample data. 'COMMAND --help' tells more, and an app's
@@ -71,6 +72,7 @@ final class Help {
                 }
                 return """
                         Usage: cepheus run APP --input FILE|- [OPTIONS]
+                               cepheus run --rules DIR|FILE --input FILE|- --key FIELD --time FIELD [OPTIONS]
 
                         Runs an example app over your events: CSV with a header line, or JSON Lines (one flat
                         object per line). 'cepheus APP --help' lists the fields an app reads; extra columns or keys
@@ -83,7 +85,26 @@ final class Help {
                                              default) or stops the run with exit status 1 (abort)
                         %s
                         Apps:
-                        %s""".formatted(APP_OPTIONS, apps);
+                        %s
+                        Your rules: --rules names a folder of rule files (*.json, the rule format of the
+                        cepheus-rules module; examples/rules holds the apps' rules) or one file. Events are maps of
+                        their fields, typed as the data types them: JSON values keep their types (nested objects
+                        too: card.country), CSV cells are integers, decimals, true/false, or text (0012 stays text).
+
+                          --key FIELD        the field the rules match per value of; FIELD,FIELD: the first an event
+                                             has (card,user keys payments by card, logins by user)
+                          --time FIELD       the event time, epoch ms or ISO-8601; rules see it in epoch ms
+                          --watch            read the rule folder again every --watch-interval while events
+                                             arrive: a new or changed file (with a higher version) replaces the
+                                             running rule from the next event on, a deleted one removes it, an
+                                             invalid one is reported and the running version stays
+                          --watch-interval D how often (default 1s)
+                          --timeouts         also report timed-out partial matches
+                          --out FILE|-       as for apps: JSON Lines, one alert per line: rule, version, key, time,
+                                             ts, and the matched events by stage
+                        An event a rule cannot evaluate (a text compared with a number) is reported on standard
+                        error and skipped by that rule; the summary counts them.
+                        """.formatted(APP_OPTIONS, apps);
             case "windows":
                 return """
                         Usage: cepheus windows

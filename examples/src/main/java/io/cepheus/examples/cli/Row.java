@@ -15,14 +15,35 @@ public final class Row {
 
     private final long line;
     private final Map<String, String> values;
+    private final Map<String, Object> typed;
 
     /**
      * @param line   the line number, 1-based
      * @param values field name to raw text; a missing or empty value means the field is absent
      */
     public Row(long line, Map<String, String> values) {
+        this(line, values, null);
+    }
+
+    /**
+     * @param line   the line number, 1-based
+     * @param values field name to raw text, as for {@link #Row(long, Map)}
+     * @param typed  the same fields with their JSON types (nested objects as maps), or null when the line had none
+     */
+    public Row(long line, Map<String, String> values, Map<String, Object> typed) {
         this.line = line;
         this.values = values;
+        this.typed = typed;
+    }
+
+    /** @return every field as raw text */
+    public Map<String, String> values() {
+        return values;
+    }
+
+    /** @return the fields with their JSON types, or null for a CSV row */
+    public Map<String, Object> typed() {
+        return typed;
     }
 
     /** @return the line number, 1-based */
