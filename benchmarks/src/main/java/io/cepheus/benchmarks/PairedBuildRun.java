@@ -50,7 +50,10 @@ import java.util.Locale;
  * against {@code bare} it shows what memory latency costs, and between two builds it compares their computation
  * alone, with less of the noise that the machine's share of the cache adds), {@code floor:Wn} (what the engine
  * must do per event besides matching, in its barest form: see {@link #runFloor}; its fingerprint counts events, not
- * matches, so set it against another kind with {@code --results-differ}). Workload specs print the same
+ * matches, so set it against another kind with {@code --results-differ}), {@code rule:Wn} (the engine as
+ * {@code engine} runs it, the pattern read from the workload's rule file, {@code rules/wN.json}, and compiled for the
+ * events' record) and {@code map:Wn} (the same rule compiled for map events, the stream's events turned into maps
+ * of their fields beforehand, as the command line reads CSV). Workload specs print the same
  * fingerprint whatever their kind, so that {@code PairedBuilds --vs} can set one kind against another.
  *
  * <p>Speed is on this thread's CPU time, except for {@code threads}: there the work is on other threads, so it
@@ -67,6 +70,8 @@ public final class PairedBuildRun {
     private final BenchEvent[] sortedEvents;
     private final WindowBench.Ev[] windowEvents;
     private final WindowAssigner<WindowBench.Ev> assigner;
+    /** For {@code map}: the stream's events as maps of their fields, what the command line makes of CSV rows. */
+    private final java.util.Map<String, Object>[] mapEvents;
 
     /** One class file only, no nested ones: {@link PairedBuilds} copies exactly this file next to the other jar. */
     PairedBuildRun(String spec) {
@@ -77,7 +82,7 @@ public final class PairedBuildRun {
         }
         kind = parts[0];
         switch (kind) {
-            case "engine", "bare", "lean", "sorted", "floor", "threads" -> {
+            case "engine", "bare", "lean", "sorted", "floor", "threads", "rule", "map" -> {
                 String[] w = parts[1].split("/", 2);
                 if (kind.equals("threads") != (w.length == 2)) {
                     throw new IllegalArgumentException("spec " + spec + ": only threads takes a shard count (Wn/N)");
@@ -97,6 +102,7 @@ public final class PairedBuildRun {
                 }
                 windowEvents = null;
                 assigner = null;
+                mapEvents = kind.equals("map") ? asMaps(stream.events()) : null;
             }
             case "window" -> {
                 String[] s = parts[1].split("/");
@@ -111,6 +117,7 @@ public final class PairedBuildRun {
                 sortedTimes = null;
                 sortedEvents = null;
                 shards = 1;
+                mapEvents = null;
             }
             default -> throw new IllegalArgumentException("spec " + spec + ": unknown kind " + kind);
         }
@@ -143,7 +150,9 @@ public final class PairedBuildRun {
                     WorkloadRunner.forWorkload(stream.workload()).withIdleRelease().run(stream));
             case "threads" -> fingerprint(stream.workload(),
                     RuntimeWorkloadRunner.forWorkload(stream.workload(), shards).run(stream));
-            case "engine" -> runEngine(stream);
+            case "engine" -> runEngine(stream, Workloads.pattern(stream.workload()));
+            case "rule" -> runEngine(stream, rule(stream.workload()).compile(BenchEvent.class));
+            case "map" -> runMaps(stream, mapEvents);
             case "floor" -> runFloor(stream);
             case "sorted" -> runSorted(stream.workload(), sortedKeys, sortedTimes, sortedEvents);
             default -> {
@@ -207,11 +216,72 @@ public final class PairedBuildRun {
         return fingerprint(workload, sink.result());
     }
 
-    private static String runEngine(WorkloadStream stream) {
+    /** @return the workload's pattern written as a rule file ({@code rules/wN.json} in this jar) */
+    static io.cepheus.rules.Rule rule(Workload workload) {
+        String resource = "/rules/" + workload.name().toLowerCase(Locale.ROOT) + ".json";
+        try (java.io.InputStream in = PairedBuildRun.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("the benchmarks jar lacks " + resource);
+            }
+            return io.cepheus.rules.Rules.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static java.util.Map<String, Object>[] asMaps(BenchEvent[] events) {
+        java.util.Map<String, Object>[] out = new java.util.Map[events.length];
+        for (int i = 0; i < events.length; i++) {
+            java.util.Map<String, Object> m = new java.util.HashMap<>();
+            m.put("key", (long) events[i].key());
+            m.put("type", String.valueOf(events[i].type()));
+            m.put("value", (long) events[i].value());
+            m.put("ts", events[i].ts());
+            out[i] = m;
+        }
+        return out;
+    }
+
+    /**
+     * The engine as {@link #runEngine} runs it, on map events (what the command line makes of CSV rows and JSON
+     * Lines) with the workload's rule compiled for maps: the same matches, each map's fields read per condition.
+     */
+    private static String runMaps(WorkloadStream stream, java.util.Map<String, Object>[] events) {
+        Workload workload = stream.workload();
+        long[] tally = new long[3];
+        CepEngine<java.util.Map<String, Object>> engine = CepEngine.<java.util.Map<String, Object>>builder()
+                .shards(1).build();
+        PatternStream<java.util.Map<String, Object>> patterns = engine.keyBy(m -> m.get("key"))
+                .pattern(rule(workload).compileForMaps());
+        patterns.select((key, match, ts) -> {
+            tally[0]++;
+            tally[1] += MatchChecksum.mix(match.firstTimestamp(), match.lastTimestamp());
+        });
+        if (workload.countsTimeouts()) {
+            patterns.timeouts((key, partialMatch, ts) -> tally[2]++);
+        }
+        Producer<java.util.Map<String, Object>> producer = engine.newProducer();
+        CepTestHarness<java.util.Map<String, Object>> harness = CepTestHarness.start(engine);
+        long[] timestamps = stream.timestamps();
+        for (int i = 0; i < events.length; i++) {
+            producer.send(events[i], timestamps[i]);
+            if ((i + 1) % 1_000 == 0) {
+                producer.watermark(timestamps[i] - 1);
+                harness.runUntilIdle();
+            }
+        }
+        producer.watermark(Long.MAX_VALUE);
+        harness.runUntilIdle();
+        harness.close();
+        return fingerprint(tally[0], tally[2], tally[1]);
+    }
+
+    private static String runEngine(WorkloadStream stream, io.cepheus.pattern.Pattern<BenchEvent> pattern) {
         Workload workload = stream.workload();
         long[] tally = new long[3];
         CepEngine<BenchEvent> engine = CepEngine.<BenchEvent>builder().shards(1).build();
-        PatternStream<BenchEvent> patterns = engine.keyBy(BenchEvent::key).pattern(Workloads.pattern(workload));
+        PatternStream<BenchEvent> patterns = engine.keyBy(BenchEvent::key).pattern(pattern);
         patterns.select((key, match, ts) -> {
             tally[0]++;
             tally[1] += MatchChecksum.mix(match.firstTimestamp(), match.lastTimestamp());

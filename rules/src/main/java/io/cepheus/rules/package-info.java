@@ -81,7 +81,8 @@
  *   <li>Numbers. Integers are 64-bit and exact: an overflow is an error, not a wrapped number; {@code /} of two
  *       integers truncates, as Java's does; a decimal operand makes the operation decimal ({@code double}); a
  *       division by zero is an error for both, as is a decimal result that is not finite. Numbers compare by value
- *       across integer and decimal types, exactly ({@code 9007199254740993 > 9007199254740992.0}).</li>
+ *       across integer and decimal types, exactly ({@code 9007199254740993 > 9007199254740992.0}); a NaN compares
+ *       false with everything, as null does.</li>
  *   <li>Null. A comparison with null on either side is false (also {@code !=}), except {@code == null} and
  *       {@code != null}; arithmetic with null is null; a null in a boolean position ({@code flag && ...}, {@code !flag})
  *       is false; a value is never {@code in} a list, nor {@code not in} one, when it is null. {@code sum},

@@ -4,6 +4,7 @@ import io.cepheus.pattern.Condition;
 import io.cepheus.pattern.IterativeCondition;
 import io.cepheus.pattern.SimpleCondition;
 import io.cepheus.rules.ExpressionException;
+import io.cepheus.rules.internal.expr.BoolExpr;
 import io.cepheus.rules.internal.expr.CompiledExpression;
 
 /**
@@ -38,8 +39,13 @@ public sealed interface ExpressionCondition<T> extends Condition<T> {
      * @param stage    the stage, for messages, or null
      * @param <T>      the event type
      */
-    record Simple<T>(CompiledExpression compiled, String ruleId, String stage) implements ExpressionCondition<T>,
-            SimpleCondition<T> {
+    record Simple<T>(CompiledExpression compiled, String ruleId, String stage, BoolExpr root)
+            implements ExpressionCondition<T>, SimpleCondition<T> {
+
+        Simple(CompiledExpression compiled, String ruleId, String stage) {
+            this(compiled, ruleId, stage, compiled.root());
+        }
+
         @Override
         public String expression() {
             return compiled.text();
@@ -48,8 +54,12 @@ public sealed interface ExpressionCondition<T> extends Condition<T> {
         @Override
         public boolean filter(T event) {
             try {
-                return compiled.test(event);
-            } catch (CompiledExpression.Failure f) {
+                return root.test(event, null); // the compiled tree, straight from the matcher
+            } catch (RuntimeException e) {
+                CompiledExpression.Failure f = CompiledExpression.failure(e);
+                if (f == null) {
+                    throw e;
+                }
                 throw new ExpressionException(ruleId, stage, compiled.text(), f.column(), f.getMessage());
             }
         }

@@ -1,7 +1,10 @@
 package io.cepheus.rules.internal.expr;
 
-/** A node whose value is a boolean, never null. */
-abstract class BoolExpr extends Expr {
+/**
+ * A node whose value is a boolean, never null: every compiled condition's root. Public only so that a condition
+ * without aggregates can call its root directly ({@link CompiledExpression#root()}); this package is internal.
+ */
+public abstract class BoolExpr extends Expr {
 
     BoolExpr(int pos) {
         super(pos);
@@ -12,7 +15,7 @@ abstract class BoolExpr extends Expr {
      * @param scope the partial match, for aggregates; null in a simple condition
      * @return the value
      */
-    abstract boolean test(Object event, Scope scope);
+    public abstract boolean test(Object event, Scope scope);
 
     @Override
     final Object value(Object event, Scope scope) {

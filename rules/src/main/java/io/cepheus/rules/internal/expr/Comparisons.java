@@ -27,7 +27,7 @@ final class Comparisons {
         }
 
         @Override
-        boolean test(Object event, Scope scope) {
+        public boolean test(Object event, Scope scope) {
             long a = left.evalLong(event, scope);
             long b = right.evalLong(event, scope);
             return switch (op) {
@@ -65,7 +65,7 @@ final class Comparisons {
         }
 
         @Override
-        boolean test(Object event, Scope scope) {
+        public boolean test(Object event, Scope scope) {
             return left.evalLong(event, scope) == c;
         }
     }
@@ -82,7 +82,7 @@ final class Comparisons {
         }
 
         @Override
-        boolean test(Object event, Scope scope) {
+        public boolean test(Object event, Scope scope) {
             return left.evalLong(event, scope) != c;
         }
     }
@@ -101,7 +101,7 @@ final class Comparisons {
         }
 
         @Override
-        boolean test(Object event, Scope scope) {
+        public boolean test(Object event, Scope scope) {
             long v = left.evalLong(event, scope); // evaluated even when none: it may throw, as written
             return !none && v <= c;
         }
@@ -121,7 +121,7 @@ final class Comparisons {
         }
 
         @Override
-        boolean test(Object event, Scope scope) {
+        public boolean test(Object event, Scope scope) {
             long v = left.evalLong(event, scope);
             return !none && v >= c;
         }
@@ -141,9 +141,12 @@ final class Comparisons {
         }
 
         @Override
-        boolean test(Object event, Scope scope) {
+        public boolean test(Object event, Scope scope) {
             double a = left.evalDouble(event, scope);
             double b = right.evalDouble(event, scope);
+            if (a != a || b != b) {
+                return false; // NaN compares with nothing, as null does
+            }
             return switch (op) {
                 case EQ -> a == b;
                 case NE -> a != b;
@@ -169,7 +172,7 @@ final class Comparisons {
         }
 
         @Override
-        boolean test(Object event, Scope scope) {
+        public boolean test(Object event, Scope scope) {
             double b = right.evalDouble(event, scope);
             long a = left.evalLong(event, scope);
             return !Double.isNaN(b) && op.holds(Values.compare(a, b));
@@ -190,7 +193,7 @@ final class Comparisons {
         }
 
         @Override
-        boolean test(Object event, Scope scope) {
+        public boolean test(Object event, Scope scope) {
             return (left.evalChar(event, scope) == c) != negated;
         }
     }
@@ -209,7 +212,7 @@ final class Comparisons {
         }
 
         @Override
-        boolean test(Object event, Scope scope) {
+        public boolean test(Object event, Scope scope) {
             Object v = left.value(event, scope);
             if (v == null) {
                 return false;
@@ -232,7 +235,7 @@ final class Comparisons {
         }
 
         @Override
-        boolean test(Object event, Scope scope) {
+        public boolean test(Object event, Scope scope) {
             Object a = left.value(event, scope);
             if (a == null) {
                 return false;
@@ -259,7 +262,7 @@ final class Comparisons {
         }
 
         @Override
-        boolean test(Object event, Scope scope) {
+        public boolean test(Object event, Scope scope) {
             return (left.test(event, scope) == right.test(event, scope)) != negated;
         }
     }
@@ -278,7 +281,7 @@ final class Comparisons {
         }
 
         @Override
-        boolean test(Object event, Scope scope) {
+        public boolean test(Object event, Scope scope) {
             Object a = left.value(event, scope);
             if (a == null) {
                 return false;
@@ -299,7 +302,7 @@ final class Comparisons {
         }
 
         @Override
-        boolean test(Object event, Scope scope) {
+        public boolean test(Object event, Scope scope) {
             return (inner.value(event, scope) == null) != negated;
         }
     }
@@ -319,7 +322,7 @@ final class Comparisons {
         }
 
         @Override
-        boolean test(Object event, Scope scope) {
+        public boolean test(Object event, Scope scope) {
             long v = value.evalLong(event, scope);
             long[] s = sorted;
             boolean in;
@@ -352,7 +355,7 @@ final class Comparisons {
         }
 
         @Override
-        boolean test(Object event, Scope scope) {
+        public boolean test(Object event, Scope scope) {
             char v = value.evalChar(event, scope);
             for (char c : set) {
                 if (c == v) {
@@ -377,7 +380,7 @@ final class Comparisons {
         }
 
         @Override
-        boolean test(Object event, Scope scope) {
+        public boolean test(Object event, Scope scope) {
             Object v = value.value(event, scope);
             if (v == null) {
                 return false;
@@ -400,7 +403,7 @@ final class Comparisons {
         }
 
         @Override
-        boolean test(Object event, Scope scope) {
+        public boolean test(Object event, Scope scope) {
             Object v = value.value(event, scope);
             if (v == null) {
                 return false;

@@ -22,6 +22,22 @@ public final class CompiledExpression {
         return text;
     }
 
+    /**
+     * @return the compiled tree, for a condition without aggregates to evaluate straight from the matcher (one call
+     *         less); what it throws goes through {@link #failure(RuntimeException)}
+     */
+    public BoolExpr root() {
+        return root;
+    }
+
+    /**
+     * @param error what the root threw
+     * @return the failure it stands for, or null if it is not the expression's own (a getter that threw, say)
+     */
+    public static Failure failure(RuntimeException error) {
+        return error instanceof EvalError e ? new Failure(e.pos, e.getMessage()) : null;
+    }
+
     /** @return whether it reads the partial match (has an aggregate): then it is an iterative condition */
     public boolean isIterative() {
         return stages.length > 0;

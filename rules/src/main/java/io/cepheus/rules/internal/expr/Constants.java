@@ -16,7 +16,7 @@ final class Constants {
         }
 
         @Override
-        boolean test(Object event, Scope scope) {
+        public boolean test(Object event, Scope scope) {
             return value;
         }
 

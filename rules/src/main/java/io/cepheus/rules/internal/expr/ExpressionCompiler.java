@@ -232,11 +232,11 @@ public final class ExpressionCompiler {
         checkComparable(c, op, left, right, pos);
         if (l == Type.LONG && r == Type.LONG) {
             if (right.node().isConstant()) {
-                return bool(Comparisons.longWithConstant(op, (LongExpr) left.node(),
-                        ((LongExpr) right.node()).evalLong(null, null), pos));
+                return bool(longWithConstant(op, (LongExpr) left.node(), ((LongExpr) right.node()).evalLong(null, null),
+                        pos));
             }
             if (left.node().isConstant()) {
-                return bool(Comparisons.longWithConstant(flip(op), (LongExpr) right.node(),
+                return bool(longWithConstant(flip(op), (LongExpr) right.node(),
                         ((LongExpr) left.node()).evalLong(null, null), pos));
             }
             return bool(new Comparisons.Longs(op, (LongExpr) left.node(), (LongExpr) right.node(), pos));
@@ -248,7 +248,24 @@ public final class ExpressionCompiler {
             return longWithDouble(flip(op), (LongExpr) right.node(), (DoubleExpr) left.node(), pos);
         }
         if (l == Type.DOUBLE && r == Type.DOUBLE) {
+            if (left.node() instanceof Fields.OfDouble f && right.node().isConstant()) {
+                return bool(new Fields.Fused.DoubleVsConstant(f.getter, op,
+                        ((DoubleExpr) right.node()).evalDouble(null, null), pos));
+            }
+            if (right.node() instanceof Fields.OfDouble f && left.node().isConstant()) {
+                return bool(new Fields.Fused.DoubleVsConstant(f.getter, flip(op),
+                        ((DoubleExpr) left.node()).evalDouble(null, null), pos));
+            }
             return bool(new Comparisons.Doubles(op, (DoubleExpr) left.node(), (DoubleExpr) right.node(), pos));
+        }
+        if ((l == Type.DOUBLE && r == Type.LONG && right.node().isConstant())
+                || (l == Type.LONG && r == Type.DOUBLE && left.node().isConstant())) {
+            Typed field = l == Type.DOUBLE ? left : right;
+            long constant = ((LongExpr) (l == Type.DOUBLE ? right : left).node()).evalLong(null, null);
+            if (field.node() instanceof Fields.OfDouble f && Math.abs(constant) < (1L << 53)) {
+                return bool(new Fields.Fused.DoubleVsConstant(f.getter, l == Type.DOUBLE ? op : flip(op), constant,
+                        pos));
+            }
         }
         if (l.isStringy() && r.isStringy()) {
             return strings(op, left, right, pos);
@@ -256,6 +273,11 @@ public final class ExpressionCompiler {
         if (l == Type.BOOL && r == Type.BOOL) {
             return bool(new Comparisons.Bools((BoolExpr) left.node(), (BoolExpr) right.node(), op == Ast.CmpOp.NE,
                     pos));
+        }
+        if (!op.orders() && (r == Type.STRING || r == Type.CHAR) && right.node().isConstant()
+                && left.node() instanceof Fields.MapKey k && k.parent == null) {
+            return bool(new Fields.Fused.MapValueIs(k.key, (String) right.node().value(null, null),
+                    op == Ast.CmpOp.NE, pos));
         }
         return bool(new Comparisons.Dynamic(op, boxed(left), boxed(right), pos));
     }
@@ -282,11 +304,28 @@ public final class ExpressionCompiler {
         return new Typed(node, Type.BOOL);
     }
 
+    /** An integer against a constant: a range test, fused with the field when the integer is one. */
+    private static BoolExpr longWithConstant(Ast.CmpOp op, LongExpr left, long c, int pos) {
+        if (left instanceof Fields.OfLong f) {
+            return switch (op) {
+                case EQ -> new Fields.Fused.LongInRange(f.getter, c, c, false, pos);
+                case NE -> new Fields.Fused.LongInRange(f.getter, c, c, true, pos);
+                case LT -> c == Long.MIN_VALUE ? new Fields.Fused.LongInRange(f.getter, 1, 0, false, pos)
+                        : new Fields.Fused.LongInRange(f.getter, Long.MIN_VALUE, c - 1, false, pos);
+                case LE -> new Fields.Fused.LongInRange(f.getter, Long.MIN_VALUE, c, false, pos);
+                case GT -> c == Long.MAX_VALUE ? new Fields.Fused.LongInRange(f.getter, 1, 0, false, pos)
+                        : new Fields.Fused.LongInRange(f.getter, c + 1, Long.MAX_VALUE, false, pos);
+                case GE -> new Fields.Fused.LongInRange(f.getter, c, Long.MAX_VALUE, false, pos);
+            };
+        }
+        return Comparisons.longWithConstant(op, left, c, pos);
+    }
+
     private static Typed longWithDouble(Ast.CmpOp op, LongExpr left, DoubleExpr right, int pos) {
         if (right.isConstant()) {
             double d = right.evalDouble(null, null);
             if (d == Math.rint(d) && d >= -0x1p63 && d < 0x1p63) {
-                return bool(Comparisons.longWithConstant(op, left, (long) d, pos));
+                return bool(longWithConstant(op, left, (long) d, pos));
             }
         }
         return bool(new Comparisons.LongWithDouble(op, left, right, pos));
@@ -300,7 +339,13 @@ public final class ExpressionCompiler {
             if (constant.node().isConstant() && !variable.node().isConstant()) {
                 String c = (String) constant.node().value(null, null);
                 if (variable.type() == Type.CHAR && c.length() == 1) {
+                    if (variable.node() instanceof Fields.OfChar f) {
+                        return bool(new Fields.Fused.CharIs(f.getter, c.charAt(0), negated, pos));
+                    }
                     return bool(new Comparisons.CharEq((CharExpr) variable.node(), c.charAt(0), negated, pos));
+                }
+                if (variable.node() instanceof Fields.OfReference f && f.parent == null) {
+                    return bool(new Fields.Fused.StringIs(f.getter, c, negated, pos));
                 }
                 return bool(new Comparisons.StringEq(variable.node(), c, negated, pos));
             }

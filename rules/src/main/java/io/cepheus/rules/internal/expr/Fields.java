@@ -20,7 +20,7 @@ final class Fields {
 
     /** An integral primitive field, widened to long. */
     static final class OfLong extends LongExpr {
-        private final ToLongFunction<Object> getter;
+        final ToLongFunction<Object> getter;
 
         OfLong(ToLongFunction<Object> getter, int pos) {
             super(pos);
@@ -35,7 +35,7 @@ final class Fields {
 
     /** A {@code char} field. */
     static final class OfChar extends CharExpr {
-        private final ToIntFunction<Object> getter;
+        final ToIntFunction<Object> getter;
 
         OfChar(ToIntFunction<Object> getter, int pos) {
             super(pos);
@@ -50,7 +50,7 @@ final class Fields {
 
     /** A {@code float} or {@code double} field. */
     static final class OfDouble extends DoubleExpr {
-        private final ToDoubleFunction<Object> getter;
+        final ToDoubleFunction<Object> getter;
 
         OfDouble(ToDoubleFunction<Object> getter, int pos) {
             super(pos);
@@ -73,7 +73,7 @@ final class Fields {
         }
 
         @Override
-        boolean test(Object event, Scope scope) {
+        public boolean test(Object event, Scope scope) {
             return getter.test(event);
         }
     }
@@ -84,8 +84,8 @@ final class Fields {
      */
     static final class OfReference extends Expr {
         /** Null for a field of the event itself. */
-        private final Expr parent;
-        private final Function<Object, Object> getter;
+        final Expr parent;
+        final Function<Object, Object> getter;
 
         OfReference(Expr parent, Function<Object, Object> getter, int pos) {
             super(pos);
@@ -118,8 +118,8 @@ final class Fields {
     /** A key of a map event, or of a map value of one ({@code card.country}); a missing key reads as null. */
     static final class MapKey extends Expr {
         /** Null for a key of the event itself. */
-        private final Expr parent;
-        private final String key;
+        final Expr parent;
+        final String key;
 
         MapKey(Expr parent, String key, int pos) {
             super(pos);
@@ -139,6 +139,137 @@ final class Fields {
             throw new EvalError(pos, parent == null
                     ? "a rule compiled for map events got " + Values.describe(owner)
                     : "cannot read '" + key + "' of " + Values.describe(owner) + ": it is not a map");
+        }
+    }
+
+    /**
+     * The commonest conditions fused with the field they read: {@code value > 5}, {@code type == 'A'},
+     * {@code country == 'DE'} call the field's accessor directly, one call less between the matcher and the getter
+     * (the JIT inlines a chain only so deep, and a matcher's own calls come first).
+     */
+    static final class Fused {
+        private Fused() {
+        }
+
+        /** An integral field within {@code [lo, hi]} (or outside, negated): every comparison with a constant. */
+        static final class LongInRange extends BoolExpr {
+            private final ToLongFunction<Object> getter;
+            private final long lo;
+            private final long hi;
+            private final boolean negated;
+
+            LongInRange(ToLongFunction<Object> getter, long lo, long hi, boolean negated, int pos) {
+                super(pos);
+                this.getter = getter;
+                this.lo = lo;
+                this.hi = hi;
+                this.negated = negated;
+            }
+
+            @Override
+            public boolean test(Object event, Scope scope) {
+                long v = getter.applyAsLong(event);
+                return (v >= lo && v <= hi) != negated;
+            }
+        }
+
+        /** A {@code char} field equal to a character (or not). */
+        static final class CharIs extends BoolExpr {
+            private final ToIntFunction<Object> getter;
+            private final char c;
+            private final boolean negated;
+
+            CharIs(ToIntFunction<Object> getter, char c, boolean negated, int pos) {
+                super(pos);
+                this.getter = getter;
+                this.c = c;
+                this.negated = negated;
+            }
+
+            @Override
+            public boolean test(Object event, Scope scope) {
+                return ((char) getter.applyAsInt(event) == c) != negated;
+            }
+        }
+
+        /** A decimal field compared with a constant. */
+        static final class DoubleVsConstant extends BoolExpr {
+            private final ToDoubleFunction<Object> getter;
+            private final Ast.CmpOp op;
+            private final double c;
+
+            DoubleVsConstant(ToDoubleFunction<Object> getter, Ast.CmpOp op, double c, int pos) {
+                super(pos);
+                this.getter = getter;
+                this.op = op;
+                this.c = c;
+            }
+
+            @Override
+            public boolean test(Object event, Scope scope) {
+                double v = getter.applyAsDouble(event);
+                if (v != v) {
+                    return false; // NaN compares with nothing, as null does
+                }
+                return switch (op) {
+                    case EQ -> v == c;
+                    case NE -> v != c;
+                    case LT -> v < c;
+                    case LE -> v <= c;
+                    case GT -> v > c;
+                    case GE -> v >= c;
+                };
+            }
+        }
+
+        /** A string field (of the event itself) equal to a constant (or not); null is neither. */
+        static final class StringIs extends BoolExpr {
+            private final Function<Object, Object> getter;
+            private final String c;
+            private final boolean negated;
+
+            StringIs(Function<Object, Object> getter, String c, boolean negated, int pos) {
+                super(pos);
+                this.getter = getter;
+                this.c = c;
+                this.negated = negated;
+            }
+
+            @Override
+            public boolean test(Object event, Scope scope) {
+                Object v = getter.apply(event);
+                return v != null && c.equals(v) != negated;
+            }
+        }
+
+        /** A key of a map event equal to a string constant (or not); null (a missing key) is neither. */
+        static final class MapValueIs extends BoolExpr {
+            private final String key;
+            private final String c;
+            private final boolean negated;
+
+            MapValueIs(String key, String c, boolean negated, int pos) {
+                super(pos);
+                this.key = key;
+                this.c = c;
+                this.negated = negated;
+            }
+
+            @Override
+            public boolean test(Object event, Scope scope) {
+                if (!(event instanceof Map<?, ?> map)) {
+                    throw new EvalError(pos, "a rule compiled for map events got " + Values.describe(event));
+                }
+                Object v = map.get(key);
+                if (v == null) {
+                    return false;
+                }
+                if (v instanceof String s) {
+                    return c.equals(s) != negated;
+                }
+                return Values.compare(negated ? Ast.CmpOp.NE : Ast.CmpOp.EQ, v, c, pos); // as any other value
+
+            }
         }
     }
 
@@ -220,7 +351,7 @@ final class Fields {
             }
 
             @Override
-            boolean test(Object event, Scope scope) {
+            public boolean test(Object event, Scope scope) {
                 try {
                     return (boolean) handle.invokeExact(event);
                 } catch (RuntimeException | Error e) {

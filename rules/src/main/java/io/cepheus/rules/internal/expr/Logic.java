@@ -18,7 +18,7 @@ final class Logic {
         }
 
         @Override
-        boolean test(Object event, Scope scope) {
+        public boolean test(Object event, Scope scope) {
             return left.test(event, scope) && right.test(event, scope);
         }
     }
@@ -35,7 +35,7 @@ final class Logic {
         }
 
         @Override
-        boolean test(Object event, Scope scope) {
+        public boolean test(Object event, Scope scope) {
             return left.test(event, scope) || right.test(event, scope);
         }
     }
@@ -50,7 +50,7 @@ final class Logic {
         }
 
         @Override
-        boolean test(Object event, Scope scope) {
+        public boolean test(Object event, Scope scope) {
             return !inner.test(event, scope);
         }
     }
@@ -65,7 +65,7 @@ final class Logic {
         }
 
         @Override
-        boolean test(Object event, Scope scope) {
+        public boolean test(Object event, Scope scope) {
             return Values.truth(inner.value(event, scope), pos);
         }
     }

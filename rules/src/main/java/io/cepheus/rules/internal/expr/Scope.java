@@ -8,7 +8,7 @@ import java.util.List;
  * condition context once per evaluation however many aggregates read them. Made per evaluation (short-lived, on
  * the evaluating thread).
  */
-final class Scope {
+public final class Scope {
 
     private final Condition.Context<?> context;
     private final String[] stages;

@@ -29,6 +29,10 @@ final class Values {
                 || (n instanceof BigInteger b && b.bitLength() < 64);
     }
 
+    private static boolean isNaN(Number n) {
+        return (n instanceof Double d && d.isNaN()) || (n instanceof Float f && f.isNaN());
+    }
+
     /** @return a string, a {@link Character} or an enum constant as the string it reads as; else null */
     static String asString(Object v) {
         if (v instanceof String s) {
@@ -113,6 +117,9 @@ final class Values {
             return false;
         }
         if (a instanceof Number x && b instanceof Number y) {
+            if (isNaN(x) || isNaN(y)) {
+                return false; // NaN compares with nothing, as null does
+            }
             return op.holds(compareNumbers(x, y));
         }
         String sa = asString(a);
