@@ -122,6 +122,9 @@ public final class CepOperator<T> extends KeyedOperator<T> {
     private boolean sortsArrivals;
     private long processingTime = Long.MIN_VALUE;
 
+    /** Each key's row in {@link #states}, {@link #touchedStamp} and {@link #expiries}. */
+    private KeyRows rows = KeyRows.keyIds();
+    /** By row: the key's NFA state, or null when the operator holds no matching state for it. */
     private NfaState[] states = new NfaState[64];
     /** In event time, when each key next expires (lazy entries; see the class comment). */
     private final KeyDueTimes expiries;
@@ -142,9 +145,11 @@ public final class CepOperator<T> extends KeyedOperator<T> {
     private final EventTimeBuffer.Lookahead<T> readAhead = this::readAhead;
     /** The sum of the read-ahead values: written once per group so that the reads are not optimized away. */
     private int readAheadSink;
-    /** The keys due at the current watermark, taken from {@link #expiries} before they are advanced. */
+    /** The rows due at the current watermark, taken from {@link #expiries} before they are advanced. */
     private int[] due = new int[64];
+    /** By row: the watermark round in which the key last received an event. */
     private long[] touchedStamp = new long[64];
+    /** The rows that received events in this watermark's round. */
     private int[] touched = new int[64];
     private int touchedCount;
     private long watermarkRound;
@@ -221,6 +226,7 @@ public final class CepOperator<T> extends KeyedOperator<T> {
     public void ruleVersionOf(SharedEventBuffer<T> ruleSetBuffer, long firstArrival) {
         this.shared = java.util.Objects.requireNonNull(ruleSetBuffer, "ruleSetBuffer");
         this.buffer = ruleSetBuffer.buffer();
+        this.rows = KeyRows.compact(); // a rule set may hold many versions, each matching few of the keys
         ruleSetBuffer.joinAt(this, firstArrival);
     }
 
@@ -232,19 +238,21 @@ public final class CepOperator<T> extends KeyedOperator<T> {
      */
     public long discardAll() {
         long dropped = 0;
-        for (int id = 0; id < states.length; id++) {
-            NfaState state = states[id];
+        for (int row = 0; row < states.length; row++) {
+            NfaState state = states[row];
             if (state == null) {
                 continue;
             }
             dropped += matcher.discard(state);
-            states[id] = null;
-            liveStates--;
-            expiries.disarm(id);
-            matcher.release(state);
-            keyRelease.idle(id);
+            expiries.disarm(row);
+            free(row, state);
         }
         return dropped;
+    }
+
+    /** Tests: @return how many rows the per-key arrays have room for */
+    int rowCapacity() {
+        return states.length;
     }
 
     /** @return how many keys this operator keeps matching state for */
@@ -265,7 +273,12 @@ public final class CepOperator<T> extends KeyedOperator<T> {
     /** @return whether this operator holds anything for the key id (partial matches, buffered events, timers) */
     @Override
     public boolean holds(int keyId) {
-        return (keyId < states.length && states[keyId] != null) || buffer.bufferedFor(keyId) > 0;
+        return stateAt(rows.rowOf(keyId)) != null || buffer.bufferedFor(keyId) > 0;
+    }
+
+    /** @return the NFA state in {@code row}, or null if there is none (or no such row: -1, past the arrays) */
+    private NfaState stateAt(int row) {
+        return row >= 0 && row < states.length ? states[row] : null;
     }
 
     /**
@@ -285,14 +298,15 @@ public final class CepOperator<T> extends KeyedOperator<T> {
                 releaseArrivalsAt(id, processingTime + 1);
                 return;
             }
-            if (ignoredWithoutState(id, event)) {
+            int row = rows.rowOf(id);
+            if (stateAt(row) == null && matcher.ignoredByNewState(event)) {
                 keyRelease.idle(id);
                 return;
             }
-            NfaState state = stateOf(id);
+            row = rowWithState(id, row);
             emitter.set(id, processingTime);
-            process(id, state, event, processingTime);
-            settle(id);
+            process(id, states[row], event, processingTime);
+            settle(row);
             return;
         }
         if (timestamp <= watermark) {
@@ -341,9 +355,9 @@ public final class CepOperator<T> extends KeyedOperator<T> {
             if (readingAhead && i % GROUP == 0) {
                 readAhead(touched, i, Math.min(touchedCount, i + GROUP));
             }
-            int id = touched[i];
-            emitter.set(id, newWatermark);
-            advance(id, states[id], newWatermark);
+            int row = touched[i];
+            emitter.set(rows.keyOf(row), newWatermark);
+            advance(states[row], newWatermark);
         }
         return true;
     }
@@ -376,10 +390,11 @@ public final class CepOperator<T> extends KeyedOperator<T> {
         if (sortsArrivals) {
             matchArrivalsBefore(processingTime);
         }
-        if (id < states.length && states[id] != null) {
+        int row = rows.rowOf(id);
+        if (stateAt(row) != null) {
             emitter.set(id, processingTime);
-            advance(id, states[id], processingTime);
-            settle(id);
+            advance(states[row], processingTime);
+            settle(row);
         } else if (buffer.bufferedFor(id) > 0) {
             releaseArrivalsAt(id, processingTime + 1);
         } else if (keys.keyAt(id) != null) { // (matching its arrivals may have freed it already)
@@ -397,10 +412,10 @@ public final class CepOperator<T> extends KeyedOperator<T> {
         readingAhead = false;
         buffer.releaseUpTo(now - 1, this::match, null);
         for (int i = 0; i < touchedCount; i++) {
-            int id = touched[i];
-            emitter.set(id, now);
-            advance(id, states[id], now);
-            settle(id);
+            int row = touched[i];
+            emitter.set(rows.keyOf(row), now);
+            advance(states[row], now);
+            settle(row);
         }
         touchedCount = 0;
     }
@@ -429,14 +444,14 @@ public final class CepOperator<T> extends KeyedOperator<T> {
                 if (readingAhead && i % GROUP == 0) {
                     readAhead(due, i, Math.min(count, i + GROUP));
                 }
-                int id = due[i];
-                NfaState state = states[id];
-                if (state == null || touchedStamp[id] == watermarkRound) {
+                int row = due[i];
+                NfaState state = states[row];
+                if (state == null || touchedStamp[row] == watermarkRound) {
                     continue; // a touched key was advanced already and is settled below
                 }
-                emitter.set(id, watermark);
-                advance(id, state, watermark);
-                settle(id);
+                emitter.set(rows.keyOf(row), watermark);
+                advance(state, watermark);
+                settle(row);
             }
         }
         for (int i = 0; i < touchedCount; i++) {
@@ -448,32 +463,32 @@ public final class CepOperator<T> extends KeyedOperator<T> {
         touchedCount = 0;
     }
 
-    /** Moves the keys due now from {@link #expiries} into {@link #due}, in order; @return how many */
+    /** Moves the rows due now from {@link #expiries} into {@link #due}, in order; @return how many */
     private int takeDueKeys() {
         int count = 0;
-        for (int id = expiries.pollDue(); id >= 0; id = expiries.pollDue()) {
+        for (int row = expiries.pollDue(); row >= 0; row = expiries.pollDue()) {
             if (count == due.length) {
                 due = Arrays.copyOf(due, count * 2);
             }
-            due[count++] = id;
+            due[count++] = row;
         }
         return count;
     }
 
-    /** Reads ahead the states of the keys {@code ids[from .. to)} (see the class comment). */
-    private void readAhead(int[] ids, int from, int to) {
+    /** Reads ahead the states in the rows {@code rowList[from .. to)} (see the class comment). */
+    private void readAhead(int[] rowList, int from, int to) {
         NfaState[] sts = states;
         int sum = 0;
         for (int i = from; i < to; i++) {
-            int id = ids[i];
-            if (id < sts.length && sts[id] != null) {
-                sum += CacheHints.touchState(sts[id]);
+            int row = rowList[i];
+            if (row < sts.length && sts[row] != null) {
+                sum += CacheHints.touchState(sts[row]);
             }
         }
         for (int i = from; i < to; i++) {
-            int id = ids[i];
-            if (id < sts.length && sts[id] != null) {
-                sum += CacheHints.touchPartialMatches(sts[id]);
+            int row = rowList[i];
+            if (row < sts.length && sts[row] != null) {
+                sum += CacheHints.touchPartialMatches(sts[row]);
             }
         }
         readAheadSink += sum;
@@ -490,7 +505,8 @@ public final class CepOperator<T> extends KeyedOperator<T> {
      */
     private void readAhead(EventTimeBuffer<T> released, int n) {
         NfaState[] sts = states;
-        boolean keyStates = readingAhead;
+        // compact rows would cost a lookup per key: a rule version holds few keys, whose states are not read ahead
+        boolean keyStates = readingAhead && rows.areKeyIds();
         int sum = 0;
         if (keyStates) {
             for (int i = 0; i < n; i++) {
@@ -514,22 +530,34 @@ public final class CepOperator<T> extends KeyedOperator<T> {
 
     /** A released event of key {@code id}; with a shared buffer the buffer frees idle keys once all have seen it. */
     void match(int id, T event, long timestamp) {
-        if (ignoredWithoutState(id, event)) {
-            if (shared == null && buffer.bufferedFor(id) == 0) {
-                keyRelease.idle(id);
+        int row = rows.rowOf(id);
+        if (stateAt(row) == null) {
+            if (matcher.ignoredByNewState(event)) {
+                // A key without state whose event would start nothing gets no state, and is freed once nothing
+                // else holds it: on sparse patterns most events fall on idle keys (W1: an 'N' on a key with no open
+                // streak), and making a state, matching and freeing it again cost more than the question
+                // (PairedBuilds, 16-20 rounds: engine W1 +13%, W4 +7%, W2 +5%, W3 unchanged).
+                if (shared == null && buffer.bufferedFor(id) == 0) {
+                    keyRelease.idle(id);
+                }
+                return;
             }
-            return;
+            row = rowWithState(id, row);
         }
-        NfaState state = stateOf(id);
-        if (touchedStamp[id] != watermarkRound) {
-            touchedStamp[id] = watermarkRound;
+        touch(row);
+        emitter.set(id, timestamp);
+        process(id, states[row], event, timestamp);
+    }
+
+    /** Adds the row to this round's touched rows, once. */
+    private void touch(int row) {
+        if (touchedStamp[row] != watermarkRound) {
+            touchedStamp[row] = watermarkRound;
             if (touchedCount == touched.length) {
                 touched = Arrays.copyOf(touched, touchedCount * 2);
             }
-            touched[touchedCount++] = id;
+            touched[touchedCount++] = row;
         }
-        emitter.set(id, timestamp);
-        process(id, state, event, timestamp);
     }
 
     /**
@@ -537,17 +565,12 @@ public final class CepOperator<T> extends KeyedOperator<T> {
      * and begins none; a key without state has nothing to extend.
      */
     void matchWithoutStarting(int id, T event, long timestamp) {
-        if (id >= states.length || states[id] == null) {
+        int row = rows.rowOf(id);
+        NfaState state = stateAt(row);
+        if (state == null) {
             return;
         }
-        NfaState state = states[id];
-        if (touchedStamp[id] != watermarkRound) {
-            touchedStamp[id] = watermarkRound;
-            if (touchedCount == touched.length) {
-                touched = Arrays.copyOf(touched, touchedCount * 2);
-            }
-            touched[touchedCount++] = id;
-        }
+        touch(row);
         emitter.set(id, timestamp);
         try {
             matcher.processWithoutStarting(state, event, timestamp, emitter);
@@ -577,12 +600,12 @@ public final class CepOperator<T> extends KeyedOperator<T> {
         }
     }
 
-    /** Advances key {@code id} (its emitter set) to {@code time}; a dropped match goes to the output, as above. */
-    private void advance(int id, NfaState state, long time) {
+    /** Advances the emitter's key to {@code time}; a dropped match goes to the output, as above. */
+    private void advance(NfaState state, long time) {
         try {
             matcher.advanceTime(state, time, emitter);
         } catch (io.cepheus.nfa.SkipStrategyException e) {
-            output.skipFailed(keys.keyOf(id), time, e);
+            output.skipFailed(keys.keyOf(emitter.id), time, e);
         }
     }
 
@@ -598,9 +621,10 @@ public final class CepOperator<T> extends KeyedOperator<T> {
                 + timestamp + ") handed to CEP operator " + operatorId + ", which registers none");
     }
 
-    /** Puts the key's expiry where its state needs it, and frees the key when nothing is pending. */
-    private void settle(int id) {
-        NfaState state = states[id];
+    /** Puts the expiry of the key in {@code row} where its state needs it, and frees the key when nothing is pending. */
+    private void settle(int row) {
+        int id = rows.keyOf(row);
+        NfaState state = states[row];
         long due = state.expiryTime(); // Long.MAX_VALUE: nothing can expire
         if (sortsArrivals && buffer.bufferedFor(id) > 0) {
             due = Math.min(due, processingTime + 1); // its arrivals of this millisecond are matched then
@@ -608,21 +632,28 @@ public final class CepOperator<T> extends KeyedOperator<T> {
         boolean expiryPending;
         if (processingExpiryTimer == null) {
             if (due == Long.MAX_VALUE) {
-                expiries.disarm(id); // an entry still in the wheel is skipped when it comes out
+                expiries.disarm(row); // an entry still in the wheel is skipped when it comes out
             } else {
-                expiries.next(id, due);
-                expiries.armIfEarlier(id, due, watermark);
+                expiries.next(row, due);
+                expiries.armIfEarlier(row, due, watermark);
             }
             expiryPending = due != Long.MAX_VALUE;
         } else {
             expiryPending = settleProcessingTimer(id, due);
         }
         if (!expiryPending && state.isEmpty() && buffer.bufferedFor(id) == 0) {
-            states[id] = null;
-            liveStates--;
-            matcher.release(state); // recycled for the next new key: no allocation per short-lived key
-            keyRelease.idle(id);
+            free(row, state);
         }
+    }
+
+    /** Drops the key's state from its row (its expiry disarmed) and frees the key unless something else holds it. */
+    private void free(int row, NfaState state) {
+        int id = rows.keyOf(row);
+        states[row] = null;
+        liveStates--;
+        matcher.release(state); // recycled for the next new key: no allocation per short-lived key
+        rows.remove(id, row);
+        keyRelease.idle(id);
     }
 
     /** @return whether the key keeps a processing-time timer */
@@ -649,30 +680,25 @@ public final class CepOperator<T> extends KeyedOperator<T> {
     }
 
     /**
-     * Whether the key has no state and the event would start nothing in a new one. Then no state is made and the
-     * key is freed once nothing else holds it: on sparse patterns most events fall on idle keys (W1: an 'N' on a
-     * key with no open streak), and making a state, matching and freeing it again cost more than the question
-     * ({@code PairedBuilds}, 16-20 rounds: engine W1 +13%, W4 +7%, W2 +5%, W3 unchanged).
+     * @param row the key's row ({@link KeyRows#rowOf}), -1 if it has none
+     * @return the key's row, holding a state: {@code row}, or a new one with a new state
      */
-    private boolean ignoredWithoutState(int id, T event) {
-        return (id >= states.length || states[id] == null) && matcher.ignoredByNewState(event);
-    }
-
-    private NfaState stateOf(int id) {
-        if (id >= states.length) {
-            int n = Math.max(id + 1, states.length * 2);
+    private int rowWithState(int id, int row) {
+        if (row < 0) {
+            row = rows.add(id);
+        }
+        if (row >= states.length) {
+            int n = Math.max(row + 1, states.length * 2);
             states = Arrays.copyOf(states, n);
             touchedStamp = Arrays.copyOf(touchedStamp, n);
             expiries.ensureKeys(n);
         }
-        NfaState state = states[id];
-        if (state == null) {
-            state = matcher.newState(keys.keyOf(id));
-            states[id] = state;
+        if (states[row] == null) {
+            states[row] = matcher.newState(keys.keyOf(id));
             liveStates++;
-            touchedStamp[id] = 0;
+            touchedStamp[row] = 0;
         }
-        return state;
+        return row;
     }
 
     /**
@@ -694,10 +720,10 @@ public final class CepOperator<T> extends KeyedOperator<T> {
             live += st == null ? 0 : 1;
         }
         out.writeInt(live);
-        for (int id = 0; id < states.length; id++) {
-            if (states[id] != null) {
-                writeKey(out, keyCodec, id);
-                matcher.writeState(states[id], events, out);
+        for (int row = 0; row < states.length; row++) {
+            if (states[row] != null) {
+                writeKey(out, keyCodec, rows.keyOf(row));
+                matcher.writeState(states[row], events, out);
             }
         }
         if (!ownsBuffer()) {
@@ -738,17 +764,17 @@ public final class CepOperator<T> extends KeyedOperator<T> {
         for (int i = 0; i < live; i++) {
             int id = readKeyId(in, keyCodec); // holds(id) may be true already: the shared buffer is restored first
             Object key = keys.keyOf(id);
-            stateOf(id); // sizes the per-key arrays
-            matcher.release(states[id]);
-            states[id] = matcher.readState(key, events, in);
+            int row = rowWithState(id, rows.rowOf(id)); // sizes the per-key arrays
+            matcher.release(states[row]);
+            states[row] = matcher.readState(key, events, in);
             long now = processingClock != null ? processingTime : watermark;
-            if (states[id].currentTime() > now) {
+            if (states[row].currentTime() > now) {
                 // a key is only ever advanced to events the watermark (or clock) released, never beyond it
-                throw new java.io.IOException("key " + key + "'s matching state is at time " + states[id].currentTime()
-                        + ", after the " + (processingClock != null ? "processing time " : "watermark ") + now
-                        + " it was written at");
+                throw new java.io.IOException("key " + key + "'s matching state is at time "
+                        + states[row].currentTime() + ", after the "
+                        + (processingClock != null ? "processing time " : "watermark ") + now + " it was written at");
             }
-            restored[i] = id;
+            restored[i] = row;
         }
         int buffered = readCount(in, "a pattern operator with %d buffered events");
         for (int i = 0; i < buffered; i++) {
@@ -766,8 +792,8 @@ public final class CepOperator<T> extends KeyedOperator<T> {
         }
         // settled once their buffered events are back: a key whose state is empty but has events waiting keeps
         // its state, as in the engine that wrote the snapshot (freeing it would change when the key is advanced)
-        for (int id : restored) {
-            settle(id);
+        for (int row : restored) {
+            settle(row);
         }
     }
 

@@ -63,6 +63,35 @@ class CepOperatorTest {
                 .followedBy("ship").where(e -> e.kind() == 's').within(Duration.ofMillis(100));
     }
 
+    /**
+     * A rule set may run a thousand versions over a million keys: a version's per-key arrays follow the keys it holds
+     * state for, not the shard's key ids (which would cost every version a row per key id of the shard).
+     */
+    @Test
+    void aRuleVersionKeepsRowsForTheKeysItHoldsNotForEveryKeyIdOfTheShard() {
+        SharedEventBuffer<Ev> ruleSet = SharedEventBuffer.forRuleSet(null, id -> { });
+        CepOperator<Ev> op = operator(orderThenShipment());
+        op.ruleVersionOf(ruleSet, 0);
+        for (int k = 0; k < 10_000; k++) {
+            // every key id of the shard is in use; only every 1,000th key starts a partial match of this version
+            ruleSet.buffer().add(keys.idOf("k" + k), new Ev(k % 1_000 == 0 ? "o" + k : "x" + k, 10), 10, k);
+        }
+        op.processWatermark(10);
+        assertEquals(10, op.liveKeys());
+        assertTrue(op.rowCapacity() <= 64, "rows for 10 keys held, not 10,000 key ids: " + op.rowCapacity());
+
+        for (int k = 0; k < 10_000; k += 2_000) {
+            ruleSet.buffer().add(keys.idOf("k" + k), new Ev("s" + k, 20), 20, 10_000 + k);
+        }
+        op.processWatermark(20);
+        assertEquals(List.of("k0 MATCH o0 s0 @20", "k2000 MATCH o2000 s2000 @20", "k4000 MATCH o4000 s4000 @20",
+                "k6000 MATCH o6000 s6000 @20", "k8000 MATCH o8000 s8000 @20"), out.lines);
+        assertEquals(5, op.liveKeys());
+        op.processWatermark(200);
+        assertEquals(0, op.liveKeys(), "the other five time out and give their rows back");
+        assertEquals(5, out.lines.stream().filter(l -> l.contains("TIMEOUT")).count());
+    }
+
     @Test
     void aKeyThatReceivesNothingMoreStillTimesOutWhenTheWatermarkPassesItsWindow() {
         CepOperator<Ev> op = operator(orderThenShipment());
