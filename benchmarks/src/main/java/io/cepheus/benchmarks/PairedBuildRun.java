@@ -248,51 +248,30 @@ public final class PairedBuildRun {
      * Lines) with the workload's rule compiled for maps: the same matches, each map's fields read per condition.
      */
     private static String runMaps(WorkloadStream stream, java.util.Map<String, Object>[] events) {
-        Workload workload = stream.workload();
-        long[] tally = new long[3];
-        CepEngine<java.util.Map<String, Object>> engine = CepEngine.<java.util.Map<String, Object>>builder()
-                .shards(1).build();
-        PatternStream<java.util.Map<String, Object>> patterns = engine.keyBy(m -> m.get("key"))
-                .pattern(rule(workload).compileForMaps());
-        patterns.select((key, match, ts) -> {
-            tally[0]++;
-            tally[1] += MatchChecksum.mix(match.firstTimestamp(), match.lastTimestamp());
-        });
-        if (workload.countsTimeouts()) {
-            patterns.timeouts((key, partialMatch, ts) -> tally[2]++);
-        }
-        Producer<java.util.Map<String, Object>> producer = engine.newProducer();
-        CepTestHarness<java.util.Map<String, Object>> harness = CepTestHarness.start(engine);
-        long[] timestamps = stream.timestamps();
-        for (int i = 0; i < events.length; i++) {
-            producer.send(events[i], timestamps[i]);
-            if ((i + 1) % 1_000 == 0) {
-                producer.watermark(timestamps[i] - 1);
-                harness.runUntilIdle();
-            }
-        }
-        producer.watermark(Long.MAX_VALUE);
-        harness.runUntilIdle();
-        harness.close();
-        return fingerprint(tally[0], tally[2], tally[1]);
+        return runEngine(stream, events, m -> m.get("key"), rule(stream.workload()).compileForMaps());
     }
 
     private static String runEngine(WorkloadStream stream, io.cepheus.pattern.Pattern<BenchEvent> pattern) {
+        return runEngine(stream, stream.events(), BenchEvent::key, pattern);
+    }
+
+    /** The engine on one shard under its test harness: a watermark and a batch every 1,000 events. */
+    private static <E> String runEngine(WorkloadStream stream, E[] events,
+            java.util.function.Function<? super E, ?> key, io.cepheus.pattern.Pattern<E> pattern) {
         Workload workload = stream.workload();
         long[] tally = new long[3];
-        CepEngine<BenchEvent> engine = CepEngine.<BenchEvent>builder().shards(1).build();
-        PatternStream<BenchEvent> patterns = engine.keyBy(BenchEvent::key).pattern(pattern);
-        patterns.select((key, match, ts) -> {
+        CepEngine<E> engine = CepEngine.<E>builder().shards(1).build();
+        PatternStream<E> patterns = engine.keyBy(key).pattern(pattern);
+        patterns.select((k, match, ts) -> {
             tally[0]++;
             tally[1] += MatchChecksum.mix(match.firstTimestamp(), match.lastTimestamp());
         });
         if (workload.countsTimeouts()) {
-            patterns.timeouts((key, partialMatch, ts) -> tally[2]++);
+            patterns.timeouts((k, partialMatch, ts) -> tally[2]++);
         }
-        Producer<BenchEvent> producer = engine.newProducer();
-        CepTestHarness<BenchEvent> harness = CepTestHarness.start(engine);
+        Producer<E> producer = engine.newProducer();
+        CepTestHarness<E> harness = CepTestHarness.start(engine);
         long[] timestamps = stream.timestamps();
-        BenchEvent[] events = stream.events();
         for (int i = 0; i < events.length; i++) {
             producer.send(events[i], timestamps[i]);
             if ((i + 1) % 1_000 == 0) {
@@ -307,7 +286,7 @@ public final class PairedBuildRun {
     }
 
     /**
-     * The floor under the engine's cost per event on one shard: the work #3's design requires of every event
+     * The floor under the engine's cost per event on one shard: the work the engine's design requires of every event
      * besides matching it, done as cheaply as this class can do it, with nothing else. Each event goes through a
      * JCTools {@code MpscArrayQueue} of the engine's inbox capacity ({@code offer}, then {@code relaxedPoll} every
      * 1,000 events, where the engine's watermark is), gets a dense key id from a table indexed by its key (handed

@@ -7,9 +7,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
 /**
@@ -22,8 +19,7 @@ public final class AlertOutput implements Consumer<Alert>, AlertCounts {
     private final PrintStream lines;
     private final PrintStream json;
     private final List<EventSchema<?>> schemas;
-    private final Map<String, LongAdder> perRule = new ConcurrentHashMap<>();
-    private final LongAdder total = new LongAdder();
+    private final AlertTally tally = new AlertTally();
 
     /**
      * @param lines   readable lines, or null
@@ -38,8 +34,7 @@ public final class AlertOutput implements Consumer<Alert>, AlertCounts {
 
     @Override
     public void accept(Alert alert) {
-        perRule.computeIfAbsent(alert.rule(), r -> new LongAdder()).increment();
-        total.increment();
+        tally.count(alert.rule());
         if (lines != null) {
             lines.println(alert.describe());
         }
@@ -78,13 +73,11 @@ public final class AlertOutput implements Consumer<Alert>, AlertCounts {
 
     @Override
     public long total() {
-        return total.sum();
+        return tally.total();
     }
 
     @Override
     public Map<String, Long> perRule() {
-        Map<String, Long> out = new TreeMap<>();
-        perRule.forEach((rule, n) -> out.put(rule, n.sum()));
-        return out;
+        return tally.perRule();
     }
 }

@@ -11,9 +11,6 @@ import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The alerts of rules run from the command line: a readable line each, and one JSON object per line with the rule's
@@ -28,8 +25,7 @@ final class RuleAlerts implements AlertCounts, RuleMatchHandler<MapEvent>, RuleT
     private final PrintStream lines;
     private final PrintStream json;
     private final boolean timeouts;
-    private final Map<String, LongAdder> perRule = new ConcurrentHashMap<>();
-    private final LongAdder total = new LongAdder();
+    private final AlertTally tally = new AlertTally();
 
     /**
      * @param lines    readable lines, or null
@@ -59,8 +55,7 @@ final class RuleAlerts implements AlertCounts, RuleMatchHandler<MapEvent>, RuleT
 
     private void emit(RuleVersion rule, Object key, Match<MapEvent> match, long time, boolean timedOut) {
         String name = rule.id() + (timedOut ? " (timed out)" : "");
-        perRule.computeIfAbsent(name, r -> new LongAdder()).increment();
-        total.increment();
+        tally.count(name);
         Map<String, List<MapEvent>> stages = match.asMap();
         if (lines != null) {
             StringBuilder sb = new StringBuilder();
@@ -91,13 +86,11 @@ final class RuleAlerts implements AlertCounts, RuleMatchHandler<MapEvent>, RuleT
 
     @Override
     public long total() {
-        return total.sum();
+        return tally.total();
     }
 
     @Override
     public Map<String, Long> perRule() {
-        Map<String, Long> out = new TreeMap<>();
-        perRule.forEach((rule, n) -> out.put(rule, n.sum()));
-        return out;
+        return tally.perRule();
     }
 }

@@ -172,6 +172,30 @@ class RuleSetTest {
         assertEquals(0, v1.timeouts());
     }
 
+    /** A key's id is freed once no version holds anything for it, whichever way the last one let it go. */
+    @Test
+    void aKeyIsFreedOnceNoVersionHoldsAnythingForIt() {
+        Rig r = new Rig(1, false);
+        r.rules.put("low", 1, aThenB(0));
+        r.rules.put("high", 1, aThenB(5));
+        r.start();
+        r.send("k", 'A', 7, 1); // a partial match in both rules
+        r.send("j", 'X', 0, 1); // in none
+        r.watermark(1);
+        assertEquals(1, liveKeys(r), "k is held, j was freed");
+        r.apply(r.rules.put("low", 2, aThenB(0), RetirePolicy.DISCARD));
+        r.watermark(2);
+        assertEquals(1, liveKeys(r), "low v1 dropped k's partial match; high still holds it");
+        r.send("k", 'B', 1, 3);
+        r.watermark(3);
+        assertEquals(0, liveKeys(r), "high matched and let k go; low v2 never held it");
+        assertEquals(List.of("MATCH high v1 k [A7@1, B1@3]@3"), r.close());
+    }
+
+    private static long liveKeys(Rig r) {
+        return r.engine.metrics().shards().stream().mapToLong(io.cepheus.runtime.ShardMetrics::keys).sum();
+    }
+
     @Test
     void aDiscardedVersionStillMatchesTheEventsSentBeforeTheChange() {
         Rig r = new Rig(1, false);

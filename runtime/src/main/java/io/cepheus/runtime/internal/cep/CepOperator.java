@@ -124,6 +124,8 @@ public final class CepOperator<T> extends KeyedOperator<T> {
 
     /** Each key's row in {@link #states}, {@link #touchedStamp} and {@link #expiries}. */
     private KeyRows rows = KeyRows.keyIds();
+    /** Null unless this operator is a rule version: the rule set's count of the versions holding each key. */
+    private KeyHolderCounts holderCounts;
     /** By row: the key's NFA state, or null when the operator holds no matching state for it. */
     private NfaState[] states = new NfaState[64];
     /** In event time, when each key next expires (lazy entries; see the class comment). */
@@ -227,6 +229,7 @@ public final class CepOperator<T> extends KeyedOperator<T> {
         this.shared = java.util.Objects.requireNonNull(ruleSetBuffer, "ruleSetBuffer");
         this.buffer = ruleSetBuffer.buffer();
         this.rows = KeyRows.compact(); // a rule set may hold many versions, each matching few of the keys
+        this.holderCounts = ruleSetBuffer.holderCounts();
         ruleSetBuffer.joinAt(this, firstArrival);
     }
 
@@ -305,7 +308,7 @@ public final class CepOperator<T> extends KeyedOperator<T> {
             }
             row = rowWithState(id, row);
             emitter.set(id, processingTime);
-            process(id, states[row], event, processingTime);
+            process(id, states[row], event, processingTime, true);
             settle(row);
             return;
         }
@@ -546,7 +549,21 @@ public final class CepOperator<T> extends KeyedOperator<T> {
         }
         touch(row);
         emitter.set(id, timestamp);
-        process(id, states[row], event, timestamp);
+        process(id, states[row], event, timestamp, true);
+    }
+
+    /**
+     * A released event of key {@code id}, which the rule set knows no version holds state for: no lookup of its row,
+     * a state only if the event starts something.
+     */
+    void matchUnheld(int id, T event, long timestamp) {
+        if (matcher.ignoredByNewState(event)) {
+            return;
+        }
+        int row = rowWithState(id, -1);
+        touch(row);
+        emitter.set(id, timestamp);
+        process(id, states[row], event, timestamp, true);
     }
 
     /** Adds the row to this round's touched rows, once. */
@@ -572,14 +589,7 @@ public final class CepOperator<T> extends KeyedOperator<T> {
         }
         touch(row);
         emitter.set(id, timestamp);
-        try {
-            matcher.processWithoutStarting(state, event, timestamp, emitter);
-        } catch (io.cepheus.nfa.ConditionException | io.cepheus.nfa.PartialMatchLimitException e) {
-            deadLetters++;
-            output.deadLetter(keys.keyOf(id), event, timestamp, e);
-        } catch (io.cepheus.nfa.SkipStrategyException e) {
-            output.skipFailed(keys.keyOf(id), timestamp, e);
-        }
+        process(id, state, event, timestamp, false);
     }
 
     /**
@@ -588,10 +598,16 @@ public final class CepOperator<T> extends KeyedOperator<T> {
      * condition threw on, or that would break the key's bound on partial matches under {@code OverflowPolicy.FAIL}
      * (the NFA rolled the step back: a dead letter), and a match a throwing skip strategy dropped (the step was
      * completed).
+     *
+     * @param starting whether the event may also begin a partial match (false: a version being drained)
      */
-    private void process(int id, NfaState state, T event, long timestamp) {
+    private void process(int id, NfaState state, T event, long timestamp, boolean starting) {
         try {
-            matcher.process(state, event, timestamp, emitter);
+            if (starting) {
+                matcher.process(state, event, timestamp, emitter);
+            } else {
+                matcher.processWithoutStarting(state, event, timestamp, emitter);
+            }
         } catch (io.cepheus.nfa.ConditionException | io.cepheus.nfa.PartialMatchLimitException e) {
             deadLetters++;
             output.deadLetter(keys.keyOf(id), event, timestamp, e);
@@ -653,6 +669,9 @@ public final class CepOperator<T> extends KeyedOperator<T> {
         liveStates--;
         matcher.release(state); // recycled for the next new key: no allocation per short-lived key
         rows.remove(id, row);
+        if (holderCounts != null) {
+            holderCounts.released(id);
+        }
         keyRelease.idle(id);
     }
 
@@ -697,6 +716,9 @@ public final class CepOperator<T> extends KeyedOperator<T> {
             states[row] = matcher.newState(keys.keyOf(id));
             liveStates++;
             touchedStamp[row] = 0;
+            if (holderCounts != null) {
+                holderCounts.held(id);
+            }
         }
         return row;
     }

@@ -237,15 +237,7 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
 
     @Override
     public boolean holds(int keyId) {
-        if (buffer.buffer().bufferedFor(keyId) > 0) {
-            return true;
-        }
-        for (int i = 0; i < members.size(); i++) {
-            if (members.get(i).operator.holds(keyId)) {
-                return true;
-            }
-        }
-        return false;
+        return buffer.buffer().bufferedFor(keyId) > 0 || buffer.holderCounts().of(keyId) > 0;
     }
 
     // ------------------------------------------------------------------ counters

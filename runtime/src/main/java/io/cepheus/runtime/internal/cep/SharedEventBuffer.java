@@ -43,6 +43,8 @@ public final class SharedEventBuffer<T> {
     private long[] pendingBefore = new long[4];
     /** Frees a key none of the members holds (a rule set's release when it has no member). */
     private ShardOperator.KeyRelease idle;
+    /** A rule set's: how many members hold state for each key; null for the patterns' buffer. */
+    private KeyHolderCounts holderCounts;
     private long releasedUpTo = Long.MIN_VALUE;
     private final EventTimeBuffer.Release<T> toEveryMember = this::dispatch;
 
@@ -65,7 +67,13 @@ public final class SharedEventBuffer<T> {
     public static <T> SharedEventBuffer<T> forRuleSet(Comparator<? super T> tieBreaker, ShardOperator.KeyRelease idle) {
         SharedEventBuffer<T> b = new SharedEventBuffer<>(tieBreaker, true);
         b.idle = idle;
+        b.holderCounts = new KeyHolderCounts();
         return b;
+    }
+
+    /** @return a rule set's count of the members holding state for each key (null for the patterns' buffer) */
+    KeyHolderCounts holderCounts() {
+        return holderCounts;
     }
 
     EventTimeBuffer<T> buffer() {
@@ -184,10 +192,13 @@ public final class SharedEventBuffer<T> {
     private void dispatch(int keyId, T event, long timestamp) {
         if (windowed) {
             dispatchByArrival(keyId, event, timestamp);
-        } else {
-            for (int i = 0; i < members.size(); i++) {
-                members.get(i).match(keyId, event, timestamp);
+            if (buffer.bufferedFor(keyId) == 0 && holderCounts.of(keyId) == 0) {
+                idle.idle(keyId);
             }
+            return;
+        }
+        for (int i = 0; i < members.size(); i++) {
+            members.get(i).match(keyId, event, timestamp);
         }
         if (buffer.bufferedFor(keyId) == 0) {
             for (int i = 0; i < members.size(); i++) {
@@ -195,11 +206,7 @@ public final class SharedEventBuffer<T> {
                     return;
                 }
             }
-            if (windowed) {
-                idle.idle(keyId);
-            } else {
-                members.get(0).idleUnlessHeld(keyId);
-            }
+            members.get(0).idleUnlessHeld(keyId);
         }
     }
 
@@ -213,9 +220,15 @@ public final class SharedEventBuffer<T> {
             if (arrival < from[i] || arrival >= until[i]) {
                 continue;
             }
+            // read per member: an earlier member may just have made a state for the key
+            boolean held = holderCounts.of(keyId) > 0;
             if (beforeRetirement) {
-                members.get(i).match(keyId, event, timestamp);
-            } else {
+                if (held) {
+                    members.get(i).match(keyId, event, timestamp);
+                } else {
+                    members.get(i).matchUnheld(keyId, event, timestamp);
+                }
+            } else if (held) {
                 members.get(i).matchWithoutStarting(keyId, event, timestamp);
             }
         }
