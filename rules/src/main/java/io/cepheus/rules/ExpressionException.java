@@ -11,10 +11,15 @@ public final class ExpressionException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
+    /** The rule with its version, or null for an expression built in code. */
     private final String ruleId;
+    /** The stage whose condition it is, or null. */
     private final String stage;
+    /** The expression. */
     private final String expression;
+    /** The 0-based column of the part that failed. */
     private final int column;
+    /** What went wrong. */
     private final String problem;
 
     /**

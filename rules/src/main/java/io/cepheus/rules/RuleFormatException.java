@@ -11,11 +11,17 @@ public final class RuleFormatException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
+    /** The rule's id, or null if it could not be read. */
     private final String ruleId;
+    /** Where the rule came from, or null. */
     private final String source;
+    /** The JSON path of the offending value. */
     private final String path;
+    /** The 1-based line in the source, or -1. */
     private final int line;
+    /** The 1-based column in the source, or -1. */
     private final int column;
+    /** What is wrong. */
     private final String problem;
 
     /**

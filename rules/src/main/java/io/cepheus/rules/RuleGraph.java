@@ -24,7 +24,17 @@ import java.util.Set;
 public record RuleGraph(String name, List<Node> nodes, List<Edge> edges, Window window,
         AfterMatchSkipStrategy afterMatchStrategy) {
 
-    /** Copies the lists; checks what must be there. */
+    /**
+     * Copies the lists; checks what must be there.
+     *
+     * @param name               the graph's name (the products that write this format give it the last stage's name);
+     *                           null if not given
+     * @param nodes              the stages and groups, in the order they are written (the edges give the pattern's
+     *                           order)
+     * @param edges              the order: from each node to the one after it, with its contiguity
+     * @param window             the whole pattern's window, or null
+     * @param afterMatchStrategy the after-match skip strategy
+     */
     public RuleGraph {
         nodes = List.copyOf(nodes);
         edges = List.copyOf(edges);
@@ -54,7 +64,16 @@ public record RuleGraph(String name, List<Node> nodes, List<Edge> edges, Window 
      *                   stage's; null for none
      */
     public record Stage(String name, Quantifier quantifier, Condition condition, Window window) implements Node {
-        /** Checks what must be there. */
+        /**
+         * Checks what must be there.
+         *
+         * @param name       unique in the rule
+         * @param quantifier how many events it takes
+         * @param condition  what an event must satisfy; null accepts every event
+         * @param window     a window on this stage (an extension of the format): {@code FIRST_AND_LAST} bounds the
+         *                   whole match as on the graph, {@code PREVIOUS_AND_CURRENT} the step from the previous
+         *                   event to this stage's; null for none
+         */
         public Stage {
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(quantifier, "quantifier");
@@ -72,7 +91,15 @@ public record RuleGraph(String name, List<Node> nodes, List<Edge> edges, Window 
      */
     public record Group(String name, Quantifier quantifier, List<Node> nodes, List<Edge> edges, Window window)
             implements Node {
-        /** Copies the lists; checks what must be there. */
+        /**
+         * Copies the lists; checks what must be there.
+         *
+         * @param name       unique among its sibling nodes (the products name a group after its last stage)
+         * @param quantifier how many rounds it matches
+         * @param nodes      its stages and groups
+         * @param edges      their order
+         * @param window     a window on the group as a stage, or null
+         */
         public Group {
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(quantifier, "quantifier");
@@ -89,7 +116,13 @@ public record RuleGraph(String name, List<Node> nodes, List<Edge> edges, Window 
      * @param type   how the target follows the source
      */
     public record Edge(String source, String target, EdgeType type) {
-        /** Checks what must be there. */
+        /**
+         * Checks what must be there.
+         *
+         * @param source the earlier node's name
+         * @param target the later node's name
+         * @param type   how the target follows the source
+         */
         public Edge {
             Objects.requireNonNull(source, "source");
             Objects.requireNonNull(target, "target");
@@ -151,13 +184,24 @@ public record RuleGraph(String name, List<Node> nodes, List<Edge> edges, Window 
         public static final Quantifier ONCE = new Quantifier(ConsumingStrategy.SKIP_TILL_NEXT, Set.of(Property.SINGLE),
                 null, null);
 
-        /** Copies the properties. */
+        /**
+         * Copies the properties.
+         *
+         * @param consumingStrategy contiguity between its own events
+         * @param properties        exactly one of {@code SINGLE}, {@code TIMES}, {@code LOOPING}, and any of {@code
+         *                          OPTIONAL}, {@code GREEDY}
+         * @param times             the counts, for {@code TIMES} and {@code LOOPING}; null for {@code SINGLE}
+         * @param untilCondition    what ends a {@code LOOPING} stage; null for none
+         */
         public Quantifier {
             Objects.requireNonNull(consumingStrategy, "consumingStrategy");
             properties = Set.copyOf(properties);
         }
 
-        /** @return whether {@code p} is among the properties */
+        /**
+         * @param p a property
+         * @return whether {@code p} is among the properties
+         */
         public boolean has(Property p) {
             return properties.contains(p);
         }
@@ -180,7 +224,12 @@ public record RuleGraph(String name, List<Node> nodes, List<Edge> edges, Window 
      * @param time how long it is
      */
     public record Window(WithinType type, Duration time) {
-        /** Checks what must be there. */
+        /**
+         * Checks what must be there.
+         *
+         * @param type what it measures
+         * @param time how long it is
+         */
         public Window {
             Objects.requireNonNull(type, "type");
             Objects.requireNonNull(time, "time");
@@ -197,7 +246,11 @@ public record RuleGraph(String name, List<Node> nodes, List<Edge> edges, Window 
      * @param expression the expression (the format's section 4)
      */
     public record Expression(String expression) implements Condition {
-        /** Checks what must be there. */
+        /**
+         * Checks what must be there.
+         *
+         * @param expression the expression (the format's section 4)
+         */
         public Expression {
             Objects.requireNonNull(expression, "expression");
         }
@@ -210,7 +263,12 @@ public record RuleGraph(String name, List<Node> nodes, List<Edge> edges, Window 
      * @param args      the arguments given to the registered factory; empty for none
      */
     public record Named(String className, List<String> args) implements Condition {
-        /** Copies the arguments. */
+        /**
+         * Copies the arguments.
+         *
+         * @param className the registry key
+         * @param args      the arguments given to the registered factory; empty for none
+         */
         public Named {
             Objects.requireNonNull(className, "className");
             args = List.copyOf(args);
@@ -223,7 +281,11 @@ public record RuleGraph(String name, List<Node> nodes, List<Edge> edges, Window 
      * @param conditions at least two
      */
     public record AllOf(List<Condition> conditions) implements Condition {
-        /** Copies the list. */
+        /**
+         * Copies the list.
+         *
+         * @param conditions at least two
+         */
         public AllOf {
             conditions = List.copyOf(conditions);
         }
@@ -235,7 +297,11 @@ public record RuleGraph(String name, List<Node> nodes, List<Edge> edges, Window 
      * @param conditions at least two
      */
     public record AnyOf(List<Condition> conditions) implements Condition {
-        /** Copies the list. */
+        /**
+         * Copies the list.
+         *
+         * @param conditions at least two
+         */
         public AnyOf {
             conditions = List.copyOf(conditions);
         }
@@ -247,7 +313,11 @@ public record RuleGraph(String name, List<Node> nodes, List<Edge> edges, Window 
      * @param condition the negated condition
      */
     public record Not(Condition condition) implements Condition {
-        /** Checks what must be there. */
+        /**
+         * Checks what must be there.
+         *
+         * @param condition the negated condition
+         */
         public Not {
             Objects.requireNonNull(condition, "condition");
         }
@@ -259,7 +329,11 @@ public record RuleGraph(String name, List<Node> nodes, List<Edge> edges, Window 
      * @param subClassName the registry key
      */
     public record Subtype(String subClassName) implements Condition {
-        /** Checks what must be there. */
+        /**
+         * Checks what must be there.
+         *
+         * @param subClassName the registry key
+         */
         public Subtype {
             Objects.requireNonNull(subClassName, "subClassName");
         }

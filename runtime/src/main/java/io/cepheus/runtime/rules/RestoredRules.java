@@ -13,7 +13,13 @@ import java.util.List;
  */
 public record RestoredRules(List<RuleVersion> kept, List<RuleVersion> startedEmpty, List<Dropped> dropped) {
 
-    /** Copies the lists. */
+    /**
+     * Copies the lists.
+     *
+     * @param kept         the versions whose state was restored
+     * @param startedEmpty the versions the snapshot had no state for
+     * @param dropped      the versions whose state was dropped, with what they held
+     */
     public RestoredRules {
         kept = List.copyOf(kept);
         startedEmpty = List.copyOf(startedEmpty);

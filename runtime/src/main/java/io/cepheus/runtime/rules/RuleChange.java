@@ -15,7 +15,15 @@ import java.util.List;
  */
 public record RuleChange(Kind kind, RuleVersion added, RuleVersion retired, RetirePolicy policy, List<ShardCut> cuts) {
 
-    /** Copies the cuts. */
+    /**
+     * Copies the cuts.
+     *
+     * @param kind    what kind of change
+     * @param added   the version now in force, or null for a removal
+     * @param retired the version replaced or removed, or null for an addition
+     * @param policy  what happens to the retired version's partial matches (null when none is retired)
+     * @param cuts    where each shard applied it, in shard order (empty for a change made before the engine started)
+     */
     public RuleChange {
         cuts = List.copyOf(cuts);
     }
@@ -42,7 +50,15 @@ public record RuleChange(Kind kind, RuleVersion added, RuleVersion retired, Reti
      */
     public record ShardCut(int shard, long events, long watermark, List<Long> eventsByProducer,
             List<Long> watermarksByProducer) {
-        /** Copies the lists. */
+        /**
+         * Copies the lists.
+         *
+         * @param shard                the shard
+         * @param events               events it had received before the change
+         * @param watermark            its watermark then
+         * @param eventsByProducer     of those, how many each producer sent
+         * @param watermarksByProducer the latest watermark each producer had sent it
+         */
         public ShardCut {
             eventsByProducer = List.copyOf(eventsByProducer);
             watermarksByProducer = List.copyOf(watermarksByProducer);

@@ -10,7 +10,12 @@ import java.util.Objects;
  */
 public record RuleVersion(String id, int version) {
 
-    /** Checks the id is there and the version positive. */
+    /**
+     * Checks the id is there and the version positive.
+     *
+     * @param id      the rule's id, not blank
+     * @param version its version, from 1
+     */
     public RuleVersion {
         if (Objects.requireNonNull(id, "id").isBlank()) {
             throw new IllegalArgumentException("a rule's id must not be blank");
