@@ -294,8 +294,8 @@ public final class PairedBuildRun {
      * (parallel arrays of timestamp, key id and event) until the batch is released in order. Nothing checks
      * lateness or order, calls a key selector or boxes a key, and no NFA runs: the engine does all of that on top.
      * So {@code floor} plus {@code lean} (the NFA's own work on the keys the engine keeps) is a lower bound for
-     * {@code engine}, and set against {@code bare} it shows how much of the 30% that #3 allows this work alone uses
-     * up on this machine.
+     * {@code engine}, and set against {@code bare} it shows how much of the engine's 30% budget over the bare NFA
+     * this work alone uses up on this machine.
      *
      * @return {@code events=<released>,ids=<key ids still out at the end>,checksum=<sum of timestamp and value
      *         over released events, hex>}
