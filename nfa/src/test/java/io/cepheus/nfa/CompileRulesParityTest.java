@@ -39,6 +39,19 @@ class CompileRulesParityTest {
         return Pattern.<TestEvent>begin("g1").followedBy("g2");
     }
 
+    /** Only where Flink gives a times window to a state is it checked against the pattern's window. */
+    @Test
+    void aWindowBetweenEventsMayNotExceedTheFirstAndLastWindowWhereItApplies() {
+        String rule = "cannot be larger than the window length between the first and last event";
+        rejected(() -> Pattern.<TestEvent>begin("b").followedBy("a").times(3, ms(20)).within(ms(10)), "stage 'a'",
+                "window between events (20 ms)", "FIRST_AND_LAST window (10 ms)", rule);
+        rejected(() -> Pattern.<TestEvent>begin("a").times(2, ms(20)).within(ms(10)), "stage 'a'", rule);
+        rejected(() -> Pattern.<TestEvent>begin("a").oneOrMore(ms(20)).followedBy("b").within(ms(10)), "stage 'a'",
+                rule);
+        accepted(() -> Pattern.<TestEvent>begin("a").times(1, ms(20)).within(ms(10))); // no state of it has one
+        accepted(() -> Pattern.<TestEvent>begin("b").followedBy("a").times(3, ms(10)).within(ms(10)));
+    }
+
     @Test
     void aPreviousAndCurrentWindowMayNotExceedTheFirstAndLastWindow() {
         String rule = "cannot be larger than the window length between the first and last event";

@@ -147,4 +147,21 @@ class PatternJavadocExamplesTest {
         assertEquals(List.of("a1 b1 c1"), timed(gap, "a1@1 b1@3 c1@7").matches);
         assertEquals(List.of("a1 @6"), timed(gap, "a1@1 b1@6").timeouts);
     }
+
+    @Test
+    void windowsBetweenTheEventsOfATimesStage() {
+        Pattern<TestEvent> b = Pattern.<TestEvent>begin("b").where(kind('b'));
+        Pattern<TestEvent> times = b.followedBy("a").where(kind('a')).times(3, Duration.ofMillis(5));
+        assertEquals(List.of("b1 a1 a2 a3"), timed(times, "b1@1 a1@3 a2@7 a3@20").matches,
+                "the wait for the last event is not bounded");
+        assertEquals(List.of("b1 a1 @8"), timed(times, "b1@1 a1@3 a2@9").timeouts);
+        assertEquals(List.of("b1 @6"), timed(times, "b1@1 a1@7").timeouts, "the wait for the first one is");
+        Pattern<TestEvent> loop = b.followedBy("a").where(kind('a')).oneOrMore(Duration.ofMillis(5))
+                .followedBy("c").where(kind('c'));
+        assertEquals(List.of("b1 @6"), timed(loop, "b1@1 a1@7 c1@8").timeouts);
+        assertEquals(List.of("b1 a1 a2 c1", "b1 a1 c1"), timed(loop, "b1@1 a1@3 a2@20 c1@21").matches);
+        Pattern<TestEvent> first = Pattern.<TestEvent>begin("a").where(kind('a')).times(2, Duration.ofMillis(5))
+                .followedBy("c").where(kind('c'));
+        assertEquals(List.of("a1 a2 c1"), timed(first, "a1@1 a2@20 c1@21").matches, "on a first stage: no bound");
+    }
 }

@@ -40,11 +40,13 @@ public final class Pattern<T> {
     private final Quantifier quantifier;
     private final Duration window;
     private final Duration gap;
+    /** The window between the events of a times or loop stage ({@code times(n, window)}); null for none. */
+    private final Duration timesWindow;
     private final AfterMatchSkipStrategy skipStrategy;
 
     private Pattern(Pattern<T> previous, String name, Pattern<T> group, Contiguity contiguity,
             Condition<T> condition, Condition<T> until, Quantifier quantifier, Duration window, Duration gap,
-            AfterMatchSkipStrategy skipStrategy) {
+            Duration timesWindow, AfterMatchSkipStrategy skipStrategy) {
         this.previous = previous;
         this.name = name;
         this.group = group;
@@ -54,6 +56,7 @@ public final class Pattern<T> {
         this.quantifier = quantifier;
         this.window = window;
         this.gap = gap;
+        this.timesWindow = timesWindow;
         this.skipStrategy = skipStrategy;
     }
 
@@ -85,7 +88,7 @@ public final class Pattern<T> {
      */
     public static <T> Pattern<T> begin(String name, AfterMatchSkipStrategy skipStrategy) {
         return new Pattern<>(null, checkName(name), null, Contiguity.RELAXED, null, null, Quantifier.ONE, null,
-                null, Objects.requireNonNull(skipStrategy, "skipStrategy"));
+                null, null, Objects.requireNonNull(skipStrategy, "skipStrategy"));
     }
 
     /**
@@ -114,7 +117,7 @@ public final class Pattern<T> {
      */
     public static <T> Pattern<T> begin(Pattern<T> group, AfterMatchSkipStrategy skipStrategy) {
         return new Pattern<>(null, null, checkGroup(group), Contiguity.RELAXED, null, null, Quantifier.ONE, null,
-                null, Objects.requireNonNull(skipStrategy, "skipStrategy"));
+                null, null, Objects.requireNonNull(skipStrategy, "skipStrategy"));
     }
 
     // ------------------------------------------------------------------ appending stages
@@ -352,6 +355,7 @@ public final class Pattern<T> {
             throw stageError("only one until() condition can be applied");
         }
         return new Pattern<>(previous, name, group, contiguity, condition(), condition, quantifier, window, gap,
+                timesWindow,
                 skipStrategy);
     }
 
@@ -392,6 +396,76 @@ public final class Pattern<T> {
         Quantifier q = new Quantifier(Quantifier.Kind.TIMES, Math.max(from, 1), to, optional, false,
                 Contiguity.RELAXED);
         return withQuantifier(q);
+    }
+
+    /**
+     * {@link #times(int)} with a window between the stage's events, as Flink 2.3's {@code times(int, Duration)}
+     * (see {@link #times(int, int, Duration)} for which waits it bounds).
+     *
+     * @param times  at least 1
+     * @param window the window between events, at least 1 ms
+     * @return the quantified pattern
+     */
+    public Pattern<T> times(int times, Duration window) {
+        return times(times).withTimesWindow(window, "times(" + times + ", " + window + ")");
+    }
+
+    /**
+     * {@link #times(int, int)} with a window between the stage's events, as Flink 2.3's
+     * {@code times(int, int, Duration)}: a partial match that waits longer than {@code window} after its previous
+     * event for the stage's next one times out at {@code previous + window}. Flink bounds only some of those waits,
+     * and Cepheus gives its results: the wait for each of the stage's events but the {@code to}-th, the first one's
+     * counted from the previous stage's event (on the first stage of a pattern, where nothing comes before, it is not
+     * bounded); and a wait for an event the stage may do without (beyond {@code from}, or the first of an optional
+     * stage) is no longer bounded once the partial match has skipped an event while waiting. (Flink gives the window to
+     * every NFA state it makes for the stage but the first one it makes, which waits for the last event.) For
+     * {@code b followedBy a.times(3, 5 ms)}: over {@code b1@1 a1@3 a2@7 a3@20} the match is {@code b1 a1 a2 a3} (the
+     * wait for {@code a3} is not bounded); over {@code b1@1 a1@3 a2@9}, {@code b1 a1} times out at 8; over
+     * {@code b1@1 a1@7}, {@code b1} times out at 6. Where it applies it may not be larger than the pattern's
+     * {@link WithinType#FIRST_AND_LAST} window (checked when compiled, as Flink does).
+     *
+     * @param from   the least number of events, at least 0
+     * @param to     the most, at least {@code max(from, 1)}
+     * @param window the window between events, at least 1 ms
+     * @return the quantified pattern
+     */
+    public Pattern<T> times(int from, int to, Duration window) {
+        return times(from, to).withTimesWindow(window, "times(" + from + ", " + to + ", " + window + ")");
+    }
+
+    /**
+     * {@link #timesOrMore(int)} with a window between the stage's events, as Flink 2.3's
+     * {@code timesOrMore(int, Duration)}: as for {@link #times(int, int, Duration)}, it bounds the wait for each of
+     * the first {@code times} events (the first one's from the previous stage's event, except on the first stage),
+     * not the loop's later events.
+     *
+     * @param times  the least number of events
+     * @param window the window between events, at least 1 ms
+     * @return the quantified pattern
+     */
+    public Pattern<T> timesOrMore(int times, Duration window) {
+        return timesOrMore(times).withTimesWindow(window, "timesOrMore(" + times + ", " + window + ")");
+    }
+
+    /**
+     * {@link #oneOrMore()} with a window, as Flink 2.3's {@code oneOrMore(Duration)}: it bounds only the wait for
+     * the stage's first event after the previous stage's event (see {@link #timesOrMore(int, Duration)}); on the
+     * first stage of a pattern it bounds nothing. For {@code b followedBy a.oneOrMore(5 ms) followedBy c}: over
+     * {@code b1@1 a1@7}, {@code b1} times out at 6; over {@code b1@1 a1@3 a2@20 c1@21} the matches are
+     * {@code b1 a1 a2 c1} and {@code b1 a1 c1}.
+     *
+     * @param window the window, at least 1 ms
+     * @return the quantified pattern
+     */
+    public Pattern<T> oneOrMore(Duration window) {
+        return oneOrMore().withTimesWindow(window, "oneOrMore(" + window + ")");
+    }
+
+    private Pattern<T> withTimesWindow(Duration betweenEvents, String call) {
+        Objects.requireNonNull(betweenEvents, "window");
+        checkWindow(betweenEvents, call);
+        return new Pattern<>(previous, name, group, contiguity, condition, until, quantifier, window, gap,
+                betweenEvents, skipStrategy);
     }
 
     /**
@@ -540,18 +614,13 @@ public final class Pattern<T> {
     public Pattern<T> within(Duration window, WithinType type) {
         Objects.requireNonNull(window, "window");
         Objects.requireNonNull(type, "type");
-        if (window.isNegative() || window.compareTo(Duration.ofMillis(1)) < 0) {
-            throw stageError("within(" + window + "): the window must be at least 1 ms");
-        }
-        if (window.compareTo(Duration.ofMillis(Long.MAX_VALUE)) > 0) {
-            throw stageError("within(" + window + "): the window must fit in a long of milliseconds");
-        }
+        checkWindow(window, "within(" + window + ")");
         if (type == WithinType.FIRST_AND_LAST) {
             return new Pattern<>(previous, name, group, contiguity, condition, until, quantifier, window, gap,
-                    skipStrategy);
+                    timesWindow, skipStrategy);
         }
         return new Pattern<>(previous, name, group, contiguity, condition, until, quantifier, this.window, window,
-                skipStrategy);
+                timesWindow, skipStrategy);
     }
 
     // ------------------------------------------------------------------ reading a pattern
@@ -609,6 +678,14 @@ public final class Pattern<T> {
         return Optional.ofNullable(type == WithinType.FIRST_AND_LAST ? window : gap);
     }
 
+    /**
+     * @return the window between the events of this times or loop stage ({@link #times(int, int, Duration)}), if
+     *         any
+     */
+    public Optional<Duration> timesWindow() {
+        return Optional.ofNullable(timesWindow);
+    }
+
     /** @return the after-match skip strategy given to {@code begin} */
     public AfterMatchSkipStrategy skipStrategy() {
         return skipStrategy;
@@ -658,7 +735,7 @@ public final class Pattern<T> {
         if (stageName != null) {
             checkUnique(stageName);
         }
-        return new Pattern<>(this, stageName, stageGroup, how, null, null, Quantifier.ONE, null, null,
+        return new Pattern<>(this, stageName, stageGroup, how, null, null, Quantifier.ONE, null, null, null,
                 skipStrategy);
     }
 
@@ -691,11 +768,23 @@ public final class Pattern<T> {
     }
 
     private Pattern<T> withCondition(Condition<T> c) {
-        return new Pattern<>(previous, name, group, contiguity, c, until, quantifier, window, gap, skipStrategy);
+        return new Pattern<>(previous, name, group, contiguity, c, until, quantifier, window, gap, timesWindow,
+                skipStrategy);
     }
 
     private Pattern<T> withQuantifier(Quantifier q) {
-        return new Pattern<>(previous, name, group, contiguity, condition, until, q, window, gap, skipStrategy);
+        return new Pattern<>(previous, name, group, contiguity, condition, until, q, window, gap, timesWindow,
+                skipStrategy);
+    }
+
+    /** @param call the call, for the message: {@code within(PT0S)} */
+    private void checkWindow(Duration d, String call) {
+        if (d.isNegative() || d.compareTo(Duration.ofMillis(1)) < 0) {
+            throw stageError(call + ": the window must be at least 1 ms");
+        }
+        if (d.compareTo(Duration.ofMillis(Long.MAX_VALUE)) > 0) {
+            throw stageError(call + ": the window must fit in a long of milliseconds");
+        }
     }
 
     private Pattern<T> withInner(Contiguity inner, String call) {

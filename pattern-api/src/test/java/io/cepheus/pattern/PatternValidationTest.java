@@ -327,6 +327,22 @@ class PatternValidationTest {
         }
 
         @Test
+        void windowsBetweenTheEventsOfAStageAreCheckedAndKeptThroughLaterCalls() {
+            assertRejected(() -> a().times(3, Duration.ZERO), "stage 'a'", "times(3, PT0S)", "at least 1 ms");
+            assertRejected(() -> a().timesOrMore(2, Duration.ofNanos(1)), "stage 'a'", "at least 1 ms");
+            assertRejected(() -> a().oneOrMore(Duration.ofMillis(-1)), "stage 'a'", "oneOrMore(", "at least 1 ms");
+            assertRejected(() -> a().times(2).times(1, 3, Duration.ofMillis(5)), "stage 'a'",
+                    "a quantifier was already applied");
+            assertRejected(() -> a().notNext("n").times(2, Duration.ofMillis(5)), "stage 'n'",
+                    "not applicable to a NOT stage");
+            Pattern<TestEvent> p = a().times(0, 3, Duration.ofMillis(5)).greedy().consecutive()
+                    .within(Duration.ofSeconds(1));
+            assertEquals(java.util.Optional.of(Duration.ofMillis(5)), p.timesWindow());
+            assertEquals(new Quantifier(Quantifier.Kind.TIMES, 1, 3, true, true, Contiguity.STRICT), p.quantifier());
+            assertEquals(java.util.Optional.empty(), a().times(3).timesWindow());
+        }
+
+        @Test
         void windowsBelowOneMillisecondAreRejected() {
             assertRejected(() -> a().within(Duration.ofNanos(999_999)), "stage 'a'", "at least 1 ms");
             assertRejected(() -> a().within(Duration.ofNanos(1), WithinType.PREVIOUS_AND_CURRENT), "stage 'a'",

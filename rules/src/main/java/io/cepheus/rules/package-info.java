@@ -107,7 +107,11 @@
  *       {@code pattern.within(d, PREVIOUS_AND_CURRENT)} is.</li>
  *   <li>Extensions. A stage may carry a {@code window} ({@code within} on that stage). {@code RichAndCondition} and
  *       {@code RichOrCondition} take two nested conditions or more, all of them evaluated in order.</li>
- *   <li>Not supported: a quantifier's {@code times.windowTime} (refused when compiled, naming the field).</li>
+ *   <li>A quantifier's {@code times.windowTime} is the window between the stage's events,
+ *       {@link io.cepheus.pattern.Pattern#times(int, int, java.time.Duration)} (and {@code timesOrMore},
+ *       {@code oneOrMore} for {@code LOOPING}), with Flink 2.3's semantics: it bounds some of the waits only (not the
+ *       one for a stage's last event, nor any on the first stage of a pattern); see that method. It belongs to
+ *       {@code TIMES} and {@code LOOPING} quantifiers: a {@code SINGLE} stage has no {@code times}.</li>
  * </ul>
  *
  * <p>Every rejection is a {@link io.cepheus.rules.RuleFormatException} naming the rule's id, the JSON path

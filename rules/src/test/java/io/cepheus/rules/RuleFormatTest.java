@@ -295,9 +295,29 @@ class RuleFormatTest {
                         + " \"java.lang.Runtime\"}"));
         assertEquals("pattern.nodes[0].condition.className", unregistered.path());
         assertTrue(unregistered.problem().contains("no condition is registered under 'java.lang.Runtime'"));
-        RuleFormatException windowTime = compileRefused(RULE.replace("\"windowTime\": null",
-                "\"windowTime\": {\"unit\": \"SECONDS\", \"size\": 5}"));
-        assertEquals("pattern.nodes[0].quantifier.times.windowTime", windowTime.path());
+    }
+
+    /** {@code times.windowTime} is {@code times(from, to, window)}, written back as read; a single stage has no times. */
+    @Test
+    void aWindowBetweenTheEventsOfAQuantifiedStageIsTheStagesTimesWindow() {
+        String withWindow = RULE.replace("\"windowTime\": null", "\"windowTime\": {\"unit\": \"SECONDS\", \"size\": 5}");
+        Pattern<Login> p = Rules.parse(withWindow).compile(Login.class);
+        assertEquals(java.util.Optional.of(java.time.Duration.ofSeconds(5)), p.stages().get(0).timesWindow());
+        assertEquals(java.util.Optional.empty(), Rules.parse(RULE).compile(Login.class).stages().get(0).timesWindow());
+        Pattern<Login> again = Rules.parse(Rules.toJson(p)).compile(Login.class);
+        assertEquals(java.util.Optional.of(java.time.Duration.ofSeconds(5)), again.stages().get(0).timesWindow());
+
+        RuleFormatException tooLong = compileRefused(RULE.replace("\"windowTime\": null",
+                "\"windowTime\": {\"unit\": \"MINUTES\", \"size\": 11}"));
+        assertTrue(tooLong.problem().contains("its window between events (660000 ms) is larger than the pattern's"
+                + " FIRST_AND_LAST window (600000 ms)"), tooLong.problem());
+
+        int successTimes = RULE.lastIndexOf("\"times\": null"); // the success stage's, a single event
+        RuleFormatException single = assertThrows(RuleFormatException.class, () -> Rules.parse(
+                RULE.substring(0, successTimes) + "\"times\": {\"from\": 1, \"to\": 1, \"windowTime\": {\"unit\":"
+                        + " \"SECONDS\", \"size\": 5}}" + RULE.substring(successTimes + "\"times\": null".length())));
+        assertEquals("pattern.nodes[1].quantifier.times", single.path());
+        assertTrue(single.problem().contains("a SINGLE stage takes one event"), single.problem());
     }
 
     @Test

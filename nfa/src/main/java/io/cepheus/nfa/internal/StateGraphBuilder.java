@@ -37,11 +37,15 @@ import java.util.Map;
 final class StateGraphBuilder<T> {
 
     static final String END_STATE = io.cepheus.pattern.internal.WholePatternRules.RESERVED_NAME;
+    /** What Flink's group patterns are called, whatever their stages. */
+    private static final String FLINK_GROUP_STATE_NAME = "GroupPattern";
 
     private final StateGraph graph = new StateGraph();
     private final Map<String, Node> stopStates = new HashMap<>();
     private final Map<Pattern<T>, Boolean> firstOfLoop = new IdentityHashMap<>();
     private final Map<Node, Node> originalStateMap = new IdentityHashMap<>();
+    /** The stage names Flink has named a state after so far ({@link #createState}). */
+    private final java.util.Set<String> flinkStateNames = new java.util.HashSet<>();
     private final long window;
 
     private Pattern<T> current;
@@ -59,6 +63,7 @@ final class StateGraphBuilder<T> {
         Node start = convertPattern(sink);
         start.start = true;
         graph.start = start;
+        checkTimesWindows();
         return graph;
     }
 
@@ -414,12 +419,37 @@ final class StateGraphBuilder<T> {
 
     private Node createState(Kind kind, boolean takesEvents) {
         Node n = graph.newNode(current.displayName(), kind);
+        // Flink names its states after their stage (a group's loop state "GroupPattern"), the second and later
+        // ones of a name made unique with a suffix; which of them has a gap depends on that
+        boolean firstOfItsName = flinkStateNames.add(current.isGroup() ? FLINK_GROUP_STATE_NAME : current.name());
         if (takesEvents && current.quantifier().kind() == Quantifier.Kind.SINGLE) {
             // Flink 2.3 keeps a PREVIOUS_AND_CURRENT gap only for a stage without a quantifier: a times / loop
-            // stage (or looping group) ignores it, every state of it runs without a gap
+            // stage (or looping group) ignores it
             n.gap = gapOf(current);
+        } else if (takesEvents && !firstOfItsName) {
+            // a times / loop stage's window between its events (times(n, window)) goes, in Flink 2.3, to every
+            // state that takes events made for it except the first one of its name
+            n.gap = current.timesWindow().map(java.time.Duration::toMillis).orElse(0L);
         }
         return n;
+    }
+
+    /**
+     * A times window applies only where Flink gives it to a state, and like any gap it may not be larger than the
+     * pattern's window there (Flink checks the states' gaps once they are made).
+     */
+    private void checkTimesWindows() {
+        if (window <= 0) {
+            return;
+        }
+        for (Node n : graph.nodes) {
+            if (n.gap > window) {
+                throw new io.cepheus.pattern.MalformedPatternException("stage '" + n.stage + "': its window between"
+                        + " events (" + n.gap + " ms) is larger than the pattern's FIRST_AND_LAST window (" + window
+                        + " ms): The window length between the previous and current event cannot be larger than"
+                        + " the window length between the first and last event for a Pattern");
+            }
+        }
     }
 
     static <T> long gapOf(Pattern<T> p) {

@@ -130,7 +130,21 @@ public final class WholePatternRules {
             }
             boolean middleNotFollowedBy = stage.contiguity() == Contiguity.NOT_FOLLOWED_BY
                     && !(topLevel && stage == last);
-            if (middleNotFollowedBy || stage.quantifier().kind() != Quantifier.Kind.SINGLE) {
+            Quantifier q = stage.quantifier();
+            if (q.kind() != Quantifier.Kind.SINGLE) {
+                // a window between events: Flink gives it to every state of the stage but the first one it makes, so
+                // a stage that can take two events or more has one with it (the compiler checks the other cases,
+                // stages repeated by a group, when it has made the states)
+                long between = stage.timesWindow().map(Duration::toMillis).orElse(0L);
+                if (between > window && (q.isLooping() || q.to() >= 2)) {
+                    throw new MalformedPatternException("stage '" + stage.name() + "': its window between events ("
+                            + between + " ms) is larger than the pattern's FIRST_AND_LAST window (" + window
+                            + " ms): The window length between the previous and current event cannot be larger than"
+                            + " the window length between the first and last event for a Pattern");
+                }
+                continue;
+            }
+            if (middleNotFollowedBy) {
                 continue;
             }
             long gap = gapOf(stage);

@@ -307,6 +307,51 @@ class CepAgreementWithFlinkTest {
     }
 
     /**
+     * Windows between the events of quantified stages ({@code times(n, window)}, {@code timesOrMore(n, window)},
+     * {@code oneOrMore(window)}): the event-time cases again, about two in three of their quantified stages given
+     * such a window ({@link RandomCepCase#withTimesWindows()}), under the same rules (a window between events is a
+     * gap: a case may also equal Flink with a timer at every watermark). Both compilers must refuse the same
+     * patterns (a window between events larger than the pattern's). Then each pattern as a rule too
+     * ({@code times.windowTime}). {@code -Dcepheus.agreement.timesWindowCases=N} (default 800).
+     */
+    @Test
+    void withWindowsBetweenEventsCepheusEmitsWhatFlinksCepOperatorEmits() {
+        int cases = Integer.getInteger("cepheus.agreement.timesWindowCases", 800);
+        EventTimeTally tally = new EventTimeTally();
+        EventTimeTally asRules = new EventTimeTally();
+        int refusedAlike = 0;
+        List<String> refusedByOne = new ArrayList<>();
+        for (long seed = FIRST_SEED; seed < FIRST_SEED + cases; seed++) {
+            RandomCepCase drawn = RandomCepCase.draw(seed);
+            RandomCepCase c = drawn == null ? null : drawn.withTimesWindows();
+            if (c == null) {
+                tally.skipped++;
+                continue;
+            }
+            int refusal = refusal(c);
+            if (refusal == 0 || refusal == 1) {
+                refusedByOne.add(c.describe() + "    refused by " + (refusal == 0 ? "Cepheus" : "Flink") + " only\n");
+                continue;
+            }
+            refusedAlike += refusal == 2 ? 1 : 0;
+            tally.compare(c, CepheusCepReplay::run, "with windows between events");
+            if (c.patterns().stream().noneMatch(RandomPattern::throwOnMiss)) {
+                asRules.compare(c, CepheusCepReplay::runAsRules, "with windows between events, as rules");
+            }
+        }
+        System.out.printf("CEP agreement with Flink with windows between events: %d refused by both compilers%n",
+                refusedAlike);
+        tally.report("with windows between events, " + cases + " cases from seed " + FIRST_SEED);
+        asRules.report("with windows between events as rules, " + cases + " cases from seed " + FIRST_SEED);
+        if (!refusedByOne.isEmpty()) {
+            fail(refusedByOne.size() + " cases with windows between events refused by one compiler only; the first "
+                    + Math.min(SHOWN, refusedByOne.size()) + ":\n"
+                    + String.join("\n", refusedByOne.subList(0, Math.min(SHOWN, refusedByOne.size()))));
+        }
+        assertTrue(tally.same >= cases / 4, "too few cases compared: " + tally.same);
+    }
+
+    /**
      * Event time over many keys ({@link RandomCepCase#drawManyKeys}: 6,000 keys, about 27,000 events), so that the
      * engine holds thousands of live keys at once: its read-ahead paths (from 4,096 live key states), the expiry
      * wheel over many keys and the key dictionary's reuse of freed ids all run. The same rules as

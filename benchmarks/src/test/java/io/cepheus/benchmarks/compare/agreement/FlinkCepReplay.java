@@ -118,7 +118,7 @@ final class FlinkCepReplay {
             long[] advances = new long[1];
             Recorder function = c.timeouts() ? new RecorderWithTimeouts(p, advances, outputs)
                     : new Recorder(p, advances, outputs);
-            CountingNfaFactory factory = new CountingNfaFactory(pattern, spec, c.timeouts(), advances);
+            CountingNfaFactory factory = new CountingNfaFactory(pattern, c.timeouts(), advances);
             EventComparator<AgreementEvent> byValue = spec.byValue() ? new ByValue() : null;
             CepOperator<AgreementEvent, Integer, Void> operator = timerEveryMillisecond
                     ? new TimerEveryMillisecond(serializer, factory, byValue, pattern.getAfterMatchSkipStrategy(),
@@ -162,7 +162,7 @@ final class FlinkCepReplay {
         RandomPattern spec = c.patterns().get(p);
         Pattern<AgreementEvent, AgreementEvent> pattern = spec.flink();
         long[] advances = new long[1];
-        CountingNfaFactory factory = new CountingNfaFactory(pattern, spec, c.timeouts(), advances);
+        CountingNfaFactory factory = new CountingNfaFactory(pattern, c.timeouts(), advances);
         Recorder function = c.timeouts() ? new RecorderWithTimeouts(p, advances, outputs)
                 : new Recorder(p, advances, outputs);
         EventComparator<AgreementEvent> byValue = spec.byValue() ? new ByValue() : null;
@@ -249,25 +249,20 @@ final class FlinkCepReplay {
     }
 
     /**
-     * Flink's compiled NFA, re-created as {@link AdvanceCountingNfa}. The per-stage windows
-     * ({@code PREVIOUS_AND_CURRENT}) are not readable from the compiled NFA: Flink 2.3's compiler keys the gap by
-     * the last stage's name when that stage is a single (unquantified, non-group) stage and drops it otherwise
-     * (checked against the compiler's own map on 3,000 drawn patterns with a gap).
+     * Flink's compiled NFA, re-created as {@link AdvanceCountingNfa} with the same states, window and per-state
+     * windows (the gaps of {@code PREVIOUS_AND_CURRENT} stages and of {@code times(n, window)} states, which the NFA
+     * keeps in a private map: read here by reflection, once per NFA made).
      */
     static final class CountingNfaFactory implements NFACompiler.NFAFactory<AgreementEvent> {
 
         private static final long serialVersionUID = 1L;
         private final Pattern<AgreementEvent, AgreementEvent> pattern;
-        private final Map<String, Long> gaps;
         private final boolean timeouts;
         private final transient long[] advances;
 
-        CountingNfaFactory(Pattern<AgreementEvent, AgreementEvent> pattern, RandomPattern spec, boolean timeouts,
+        CountingNfaFactory(Pattern<AgreementEvent, AgreementEvent> pattern, boolean timeouts,
                 long[] advances) {
             this.pattern = pattern;
-            RandomPattern.Stage last = spec.stages()[spec.stages().length - 1];
-            this.gaps = spec.gapMs() > 0 && last.group() == null && last.quantifier() == RandomPattern.SINGLE
-                    ? Map.of(last.name(), (long) spec.gapMs()) : Map.of();
             this.timeouts = timeouts;
             this.advances = advances;
         }
@@ -275,7 +270,19 @@ final class FlinkCepReplay {
         @Override
         public NFA<AgreementEvent> createNFA() {
             NFA<AgreementEvent> compiled = NFACompiler.compileFactory(pattern, timeouts).createNFA();
-            return new AdvanceCountingNfa(compiled.getStates(), gaps, compiled.getWindowTime(), timeouts, advances);
+            return new AdvanceCountingNfa(compiled.getStates(), windowTimesOf(compiled), compiled.getWindowTime(),
+                    timeouts, advances);
+        }
+
+        @SuppressWarnings("unchecked")
+        private static Map<String, Long> windowTimesOf(NFA<AgreementEvent> nfa) {
+            try {
+                java.lang.reflect.Field f = NFA.class.getDeclaredField("windowTimes");
+                f.setAccessible(true);
+                return (Map<String, Long>) f.get(nfa);
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("Flink's NFA no longer has its windowTimes map", e);
+            }
         }
     }
 

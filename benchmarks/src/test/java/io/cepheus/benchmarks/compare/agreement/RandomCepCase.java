@@ -165,7 +165,22 @@ record RandomCepCase(long seed, List<RandomPattern> patterns, List<Item> input, 
 
     /** @return whether a pattern has a {@code PREVIOUS_AND_CURRENT} gap */
     boolean hasGap() {
-        return patterns.stream().anyMatch(p -> p.gapMs() > 0);
+        return patterns.stream().anyMatch(p -> p.gapMs() > 0 || p.hasTimesWindow());
+    }
+
+    /**
+     * @return this case with windows between the events of its patterns' quantified stages
+     *         ({@link RandomPattern#withTimesWindows}), drawn apart from the case's stream; null if none got one
+     */
+    RandomCepCase withTimesWindows() {
+        List<RandomPattern> decorated = new ArrayList<>();
+        for (int p = 0; p < patterns.size(); p++) {
+            decorated.add(patterns.get(p).withTimesWindows(new Random(seed * 11 + 5 + p)));
+        }
+        if (decorated.stream().noneMatch(RandomPattern::hasTimesWindow)) {
+            return null;
+        }
+        return new RandomCepCase(seed, decorated, input, shards, batch, drain, timeouts);
     }
 
     /** @return the case, readable: its seed, engine settings, patterns and input */

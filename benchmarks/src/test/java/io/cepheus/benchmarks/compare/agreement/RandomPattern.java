@@ -70,11 +70,34 @@ record RandomPattern(Stage[] stages, int skip, String skipTarget, int windowMs, 
 
     /**
      * A stage: how it follows the previous one, its condition (null for a group), quantifier with bounds,
-     * optional, greedy, contiguity inside a loop, an {@code until} condition (or null) and, for a group, its
-     * inner stages.
+     * optional, greedy, contiguity inside a loop, an {@code until} condition (or null), for a group its inner
+     * stages, and for a quantified stage the window between its events ({@code times(n, window)}; 0 for none).
      */
     record Stage(int op, String name, Condition condition, int quantifier, int from, int to, boolean optional,
-            boolean greedy, int inner, Condition until, Stage[] group) {
+            boolean greedy, int inner, Condition until, Stage[] group, int timesWindowMs) {
+
+        Stage(int op, String name, Condition condition, int quantifier, int from, int to, boolean optional,
+                boolean greedy, int inner, Condition until, Stage[] group) {
+            this(op, name, condition, quantifier, from, to, optional, greedy, inner, until, group, 0);
+        }
+
+        /** @return this stage, and the stages of its group, with windows between events drawn from {@code r} */
+        Stage withTimesWindows(Random r) {
+            Stage[] inner = group;
+            if (group != null) {
+                inner = new Stage[group.length];
+                for (int i = 0; i < group.length; i++) {
+                    inner[i] = group[i].withTimesWindows(r);
+                }
+            }
+            int window = quantifier != SINGLE && r.nextInt(3) != 0 ? 1 + r.nextInt(5) : 0;
+            return new Stage(op, name, condition, quantifier, from, to, optional, greedy, this.inner, until, inner,
+                    window);
+        }
+
+        boolean hasTimesWindow() {
+            return timesWindowMs > 0 || group != null && Arrays.stream(group).anyMatch(Stage::hasTimesWindow);
+        }
 
         @Override
         public String toString() {
@@ -83,7 +106,8 @@ record RandomPattern(Stage[] stages, int skip, String skipTarget, int windowMs, 
                     + new String[] {"", " times " + from + ".." + to, " timesOrMore " + from}[quantifier]
                     + (optional ? " optional" : "") + (greedy ? " greedy" : "")
                     + (quantifier == SINGLE ? "" : new String[] {"", " consecutive", " allowCombinations"}[inner])
-                    + (until != null ? " until " + until : "") + "}";
+                    + (until != null ? " until " + until : "")
+                    + (timesWindowMs > 0 ? " window between events " + timesWindowMs : "") + "}";
         }
     }
 
@@ -128,6 +152,24 @@ record RandomPattern(Stage[] stages, int skip, String skipTarget, int windowMs, 
         return new Stage(op, name, condition(random), quantifier, from, to, random.nextInt(4) == 0,
                 quantifier != SINGLE && random.nextInt(4) == 0, quantifier != SINGLE ? random.nextInt(3) : RELAXED,
                 quantifier == TIMES_OR_MORE && random.nextInt(5) == 0 ? condition(random) : null, null);
+    }
+
+    /**
+     * @param r draws the windows
+     * @return this pattern with windows between the events of its quantified stages (about two in three), as
+     *         {@code times(n, window)} sets them
+     */
+    RandomPattern withTimesWindows(Random r) {
+        Stage[] out = new Stage[stages.length];
+        for (int i = 0; i < stages.length; i++) {
+            out[i] = stages[i].withTimesWindows(r);
+        }
+        return new RandomPattern(out, skip, skipTarget, windowMs, gapMs, byValue, throwOnMiss);
+    }
+
+    /** @return whether a stage has a window between its events */
+    boolean hasTimesWindow() {
+        return Arrays.stream(stages).anyMatch(Stage::hasTimesWindow);
     }
 
     /** @return this pattern, throwing when its skip strategy's stage is missing from a match (when it names one) */
@@ -252,8 +294,13 @@ record RandomPattern(Stage[] stages, int skip, String skipTarget, int windowMs, 
                 };
                 p = p.where(conditions.apply(s.condition(), s.name()));
             }
-            if (s.quantifier() == TIMES) {
+            Duration w = s.timesWindowMs() > 0 ? Duration.ofMillis(s.timesWindowMs()) : null;
+            if (s.quantifier() == TIMES && w != null) {
+                p = s.from() == s.to() ? p.times(s.from(), w) : p.times(s.from(), s.to(), w);
+            } else if (s.quantifier() == TIMES) {
                 p = s.from() == s.to() ? p.times(s.from()) : p.times(s.from(), s.to());
+            } else if (s.quantifier() == TIMES_OR_MORE && w != null) {
+                p = s.from() == 1 ? p.oneOrMore(w) : p.timesOrMore(s.from(), w);
             } else if (s.quantifier() == TIMES_OR_MORE) {
                 p = s.from() == 1 ? p.oneOrMore() : p.timesOrMore(s.from());
             }
@@ -328,10 +375,11 @@ record RandomPattern(Stage[] stages, int skip, String skipTarget, int windowMs, 
                 p = p.where(s.condition().iterative() ? new FlinkIterative(s.condition(), s.name())
                         : new FlinkSimple(s.condition()));
             }
+            Duration w = s.timesWindowMs() > 0 ? Duration.ofMillis(s.timesWindowMs()) : null;
             if (s.quantifier() == TIMES) {
-                p = s.from() == s.to() ? p.times(s.from()) : p.times(s.from(), s.to());
+                p = s.from() == s.to() ? p.times(s.from(), w) : p.times(s.from(), s.to(), w);
             } else if (s.quantifier() == TIMES_OR_MORE) {
-                p = s.from() == 1 ? p.oneOrMore() : p.timesOrMore(s.from());
+                p = s.from() == 1 ? p.oneOrMore(w) : p.timesOrMore(s.from(), w);
             }
             if (s.optional()) {
                 p = p.optional();

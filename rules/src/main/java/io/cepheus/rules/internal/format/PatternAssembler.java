@@ -256,17 +256,21 @@ public final class PatternAssembler<T> {
         RuleGraph.Quantifier q = node.quantifier();
         String qPath = nodePath + ".quantifier";
         RuleGraph.Times times = q.times();
-        if (times != null && times.windowTime() != null) {
-            throw error(qPath + ".times.windowTime", "times.windowTime (a window between the events of one quantified"
-                    + " stage) is not supported: bound the stage with a window (PREVIOUS_AND_CURRENT on a single stage,"
-                    + " or the pattern's FIRST_AND_LAST window)", null);
+        java.time.Duration between = times == null ? null : times.windowTime();
+        if (between != null && !q.has(RuleGraph.Property.TIMES) && !q.has(RuleGraph.Property.LOOPING)) {
+            throw error(qPath + ".times.windowTime", "times.windowTime bounds the time between the events of a TIMES"
+                    + " or LOOPING stage; this one takes a single event (bound it with the node's window instead)",
+                    null);
         }
         if (q.has(RuleGraph.Property.TIMES)) {
             Pattern<T> before = p;
-            p = call(qPath + ".times", () -> before.times(times.from(), times.to()));
+            p = call(qPath + ".times", () -> between == null ? before.times(times.from(), times.to())
+                    : before.times(times.from(), times.to(), between));
         } else if (q.has(RuleGraph.Property.LOOPING)) {
             Pattern<T> before = p;
-            p = call(qPath + ".times", () -> times.from() == 1 ? before.oneOrMore() : before.timesOrMore(times.from()));
+            p = call(qPath + ".times", () -> between == null
+                    ? times.from() == 1 ? before.oneOrMore() : before.timesOrMore(times.from())
+                    : times.from() == 1 ? before.oneOrMore(between) : before.timesOrMore(times.from(), between));
         }
         if (q.has(RuleGraph.Property.OPTIONAL)) {
             Pattern<T> before = p;

@@ -97,11 +97,11 @@ public final class PatternDescriber {
             case SINGLE -> properties.add(RuleGraph.Property.SINGLE);
             case TIMES -> {
                 properties.add(RuleGraph.Property.TIMES);
-                times = new RuleGraph.Times(q.from(), q.to(), null);
+                times = new RuleGraph.Times(q.from(), q.to(), stage.timesWindow().orElse(null));
             }
             case LOOPING -> {
                 properties.add(RuleGraph.Property.LOOPING);
-                times = new RuleGraph.Times(q.from(), q.from(), null);
+                times = new RuleGraph.Times(q.from(), q.from(), stage.timesWindow().orElse(null));
             }
         }
         if (q.optional()) {
