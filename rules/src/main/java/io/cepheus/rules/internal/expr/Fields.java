@@ -278,6 +278,17 @@ final class Fields {
         private Handles() {
         }
 
+        /** @return what a handle threw, as it was if unchecked; a field read declares nothing checked */
+        private static RuntimeException unchecked(Throwable t) {
+            if (t instanceof RuntimeException r) {
+                return r;
+            }
+            if (t instanceof Error e) {
+                throw e;
+            }
+            return new IllegalStateException(t);
+        }
+
         /** An integral primitive read through a handle of type {@code (Object)long}. */
         static final class OfLong extends LongExpr {
             private final MethodHandle handle;
@@ -291,10 +302,8 @@ final class Fields {
             long evalLong(Object event, Scope scope) {
                 try {
                     return (long) handle.invokeExact(event);
-                } catch (RuntimeException | Error e) {
-                    throw e;
                 } catch (Throwable t) {
-                    throw new IllegalStateException(t);
+                    throw unchecked(t);
                 }
             }
         }
@@ -312,10 +321,8 @@ final class Fields {
             char evalChar(Object event, Scope scope) {
                 try {
                     return (char) handle.invokeExact(event);
-                } catch (RuntimeException | Error e) {
-                    throw e;
                 } catch (Throwable t) {
-                    throw new IllegalStateException(t);
+                    throw unchecked(t);
                 }
             }
         }
@@ -333,10 +340,8 @@ final class Fields {
             double evalDouble(Object event, Scope scope) {
                 try {
                     return (double) handle.invokeExact(event);
-                } catch (RuntimeException | Error e) {
-                    throw e;
                 } catch (Throwable t) {
-                    throw new IllegalStateException(t);
+                    throw unchecked(t);
                 }
             }
         }
@@ -354,10 +359,8 @@ final class Fields {
             public boolean test(Object event, Scope scope) {
                 try {
                     return (boolean) handle.invokeExact(event);
-                } catch (RuntimeException | Error e) {
-                    throw e;
                 } catch (Throwable t) {
-                    throw new IllegalStateException(t);
+                    throw unchecked(t);
                 }
             }
         }

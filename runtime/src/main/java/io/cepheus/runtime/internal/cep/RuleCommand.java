@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One change of a rule set, as it travels to every shard: the version it puts in force (or none), the id whose
@@ -26,8 +27,12 @@ public final class RuleCommand<T> {
     /** The version retired, or null. */
     final RuleVersion retired;
     final RetirePolicy policy;
+    /** Each shard's cut, written by that shard before it counts itself off {@link #missing}. */
     private final RuleChange.ShardCut[] cuts;
-    private int missing;
+    /** Shards yet to apply it; {@link #FAILED} once the engine stopped first. */
+    private final AtomicInteger missing;
+    /** Far enough below zero that the shards still counting off never bring it back to zero. */
+    private static final int FAILED = Integer.MIN_VALUE / 2;
     private final CompletableFuture<RuleChange> done = new CompletableFuture<>();
     private final boolean completeInline;
 
@@ -48,7 +53,7 @@ public final class RuleCommand<T> {
         this.retired = retired;
         this.policy = retired == null ? null : policy;
         this.cuts = new RuleChange.ShardCut[shards];
-        this.missing = shards;
+        this.missing = new AtomicInteger(shards);
         this.completeInline = completeInline;
     }
 
@@ -57,17 +62,13 @@ public final class RuleCommand<T> {
         return done;
     }
 
-    /** A shard applied the change there (on its thread). */
+    /**
+     * A shard applied the change there (on its thread). No lock: each shard writes its own cut, then counts itself
+     * off; the one that counts down to zero has seen every cut (each write happens before its decrement).
+     */
     void applied(RuleChange.ShardCut cut) {
-        boolean last;
-        synchronized (this) {
-            if (missing <= 0) {
-                return; // failed already: the engine stopped before every shard applied it
-            }
-            cuts[cut.shard()] = cut;
-            last = --missing == 0;
-        }
-        if (last) {
+        cuts[cut.shard()] = cut;
+        if (missing.decrementAndGet() == 0) {
             RuleChange change = new RuleChange(kind, added, retired, policy, Arrays.asList(cuts));
             if (completeInline) {
                 done.complete(change);
@@ -84,12 +85,12 @@ public final class RuleCommand<T> {
 
     /** The engine stopped: if some shard never applied the change, it never will. */
     public void failed(Throwable why) {
-        synchronized (this) {
-            if (missing == 0) {
-                return; // applied everywhere: the future is completing (on another thread)
+        // at zero it was applied everywhere (the future is completing), below zero it failed already
+        for (int m = missing.get(); m > 0; m = missing.get()) {
+            if (missing.compareAndSet(m, FAILED)) {
+                done.completeExceptionally(why);
+                return;
             }
-            missing = -1;
         }
-        done.completeExceptionally(why);
     }
 }
