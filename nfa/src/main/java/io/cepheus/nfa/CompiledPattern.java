@@ -3,6 +3,7 @@ package io.cepheus.nfa;
 import io.cepheus.nfa.internal.DiagramWriter;
 import io.cepheus.nfa.internal.Program;
 import io.cepheus.pattern.AfterMatchSkipStrategy;
+import io.cepheus.pattern.Condition;
 import io.cepheus.pattern.Pattern;
 import java.util.List;
 
@@ -40,6 +41,19 @@ public final class CompiledPattern<T> {
     /** @return the after-match skip strategy */
     public AfterMatchSkipStrategy skipStrategy() {
         return program.skipStrategy();
+    }
+
+    /**
+     * What an event must meet to begin a partial match, for an engine that indexes many patterns by it: one list per
+     * way the pattern can begin (its first stage, or a later one after optional stages), holding conditions that
+     * must all be true to begin that way. An event meeting none of the ways begins nothing; a way whose list is
+     * empty may begin with any event. The conditions are the stages' own (an {@link
+     * io.cepheus.pattern.IndexableCondition} states what it requires of the event's fields).
+     *
+     * @return the ways to begin, each with its required conditions
+     */
+    public List<List<Condition<T>>> startConditions() {
+        return program.startWays();
     }
 
     /** @return the number of NFA states */

@@ -125,6 +125,45 @@ public final class Program<T> {
     }
 
     /**
+     * The ways an event can begin a partial match: one per TAKE edge reachable from the start state over PROCEED
+     * edges (whatever their conditions: a superset), each as the atoms its condition requires to be true (the atoms
+     * of the conjunction at its root that are not negated). From the start state only a TAKE creates anything, so an
+     * event that meets no way's atoms begins nothing. A way with no such atom requires nothing nameable.
+     */
+    public List<List<Condition<T>>> startWays() {
+        List<List<Condition<T>>> ways = new java.util.ArrayList<>();
+        boolean[] seen = new boolean[stateKind.length];
+        java.util.ArrayDeque<Integer> todo = new java.util.ArrayDeque<>();
+        todo.push(startState);
+        seen[startState] = true;
+        while (!todo.isEmpty()) {
+            int s = todo.pop();
+            for (int e = edgeStart[s]; e < edgeStart[s + 1]; e++) {
+                if (edgeAction[e] == PROCEED) {
+                    if (!seen[edgeTarget[e]]) {
+                        seen[edgeTarget[e]] = true;
+                        todo.push(edgeTarget[e]);
+                    }
+                } else if (edgeAction[e] == TAKE) {
+                    List<Condition<T>> required = new java.util.ArrayList<>();
+                    requiredAtoms(edgeCondition[e], required);
+                    ways.add(List.copyOf(required));
+                }
+            }
+        }
+        return List.copyOf(ways);
+    }
+
+    private void requiredAtoms(Expr c, List<Condition<T>> out) {
+        if (c instanceof Expr.Atom a) {
+            out.add(atoms[a.index]);
+        } else if (c instanceof Expr.And and) {
+            requiredAtoms(and.left, out);
+            requiredAtoms(and.right, out);
+        }
+    }
+
+    /**
      * Identifies the structure a key's state depends on: stage names, states (kind, stage, gap), each state's
      * edges (action, target, the shape of the condition tree over atoms), which atoms are iterative, the
      * window and the skip strategy. A quantifier, a contiguity or a window shows up in these. The atoms

@@ -1,17 +1,20 @@
 package io.cepheus.rules.internal;
 
 import io.cepheus.pattern.Condition;
+import io.cepheus.pattern.FieldRequirement;
+import io.cepheus.pattern.IndexableCondition;
 import io.cepheus.pattern.IterativeCondition;
-import io.cepheus.pattern.SimpleCondition;
 import io.cepheus.rules.ExpressionException;
 import io.cepheus.rules.internal.expr.BoolExpr;
 import io.cepheus.rules.internal.expr.CompiledExpression;
+import java.util.List;
 
 /**
- * A condition written as an expression: a {@link SimpleCondition} when it reads only the event (the matcher then
- * evaluates it once per event, however many partial matches wait), an {@link IterativeCondition} when an aggregate
- * reads the partial match. It remembers its text, so that a pattern holding it can be written back as JSON. An
- * evaluation that fails throws an {@link ExpressionException} naming the rule, stage and the part that failed.
+ * A condition written as an expression: an {@link IndexableCondition} when it reads only the event (the matcher then
+ * evaluates it once per event, however many partial matches wait, and an engine running many rules indexes it by
+ * the field tests it begins with), an {@link IterativeCondition} when an aggregate reads the partial match. It
+ * remembers its text, so that a pattern holding it can be written back as JSON. An evaluation that fails throws an
+ * {@link ExpressionException} naming the rule, stage and the part that failed.
  *
  * @param <T> the event type
  */
@@ -40,7 +43,7 @@ public sealed interface ExpressionCondition<T> extends Condition<T> {
      * @param <T>      the event type
      */
     record Simple<T>(CompiledExpression compiled, String ruleId, String stage, BoolExpr root)
-            implements ExpressionCondition<T>, SimpleCondition<T> {
+            implements ExpressionCondition<T>, IndexableCondition<T> {
 
         Simple(CompiledExpression compiled, String ruleId, String stage) {
             this(compiled, ruleId, stage, compiled.root());
@@ -49,6 +52,12 @@ public sealed interface ExpressionCondition<T> extends Condition<T> {
         @Override
         public String expression() {
             return compiled.text();
+        }
+
+        @Override
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        public List<FieldRequirement<T>> requirements() {
+            return (List) compiled.requirements(); // the readers take any object, as the expression does
         }
 
         @Override

@@ -11,6 +11,7 @@ import io.cepheus.pattern.Pattern;
 import io.cepheus.runtime.CepEngine;
 import io.cepheus.runtime.CepTestHarness;
 import io.cepheus.runtime.Producer;
+import io.cepheus.runtime.rules.RuleStream;
 import io.cepheus.runtime.time.ManualClock;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -30,6 +31,9 @@ import java.util.Map;
  * whose output differs from it, or a run that used only one shard, adds a line that fails the case.
  */
 public final class EngineConformanceDriver {
+
+    /** The id of the case's rule in {@link #runInRuleSet}. */
+    private static final String CASE_RULE = "case";
 
     private EngineConformanceDriver() {
     }
@@ -57,6 +61,32 @@ public final class EngineConformanceDriver {
      */
     public static CaseOutcome run(String name, java.util.function.Supplier<Pattern<Ev>> patternMaker,
             List<InputToken> input, java.util.OptionalLong endWatermark, int shards, boolean onThreads) {
+        return run(name, patternMaker, null, input, endWatermark, shards, onThreads);
+    }
+
+    /**
+     * Runs a case with its pattern as one rule of a live rule set, beside other rules (half put before it, half
+     * after): its output must be what the pattern alone gives, whatever the rules around it match.
+     *
+     * @param name         the case name
+     * @param patternMaker makes the pattern; what it throws is the case's {@code ERROR} line
+     * @param neighbours   the other rules of the set
+     * @param input        events and watermarks in input order
+     * @param endWatermark the watermark after the last token, if any ({@code Long.MAX_VALUE}: the engine's flush)
+     * @param shards       the engine's shards
+     * @param onThreads    true to start the engine on its own shard threads
+     * @return the output lines of the case's rule for the first key, and a line for any key that differs from it
+     */
+    public static CaseOutcome runInRuleSet(String name, java.util.function.Supplier<Pattern<Ev>> patternMaker,
+            List<Pattern<Ev>> neighbours, List<InputToken> input, java.util.OptionalLong endWatermark, int shards,
+            boolean onThreads) {
+        return run(name, patternMaker, java.util.Objects.requireNonNull(neighbours, "neighbours"), input,
+                endWatermark, shards, onThreads);
+    }
+
+    private static CaseOutcome run(String name, java.util.function.Supplier<Pattern<Ev>> patternMaker,
+            List<Pattern<Ev>> neighbours, List<InputToken> input, java.util.OptionalLong endWatermark, int shards,
+            boolean onThreads) {
         List<String> out = new ArrayList<>();
         out.add("== " + name);
         int copies = shards == 1 ? 1 : 2 * shards;
@@ -74,11 +104,37 @@ public final class EngineConformanceDriver {
                         .nfaOptions(NfaOptions.defaults().withProcessingTime(() -> 0L))
                         .flushOnClose(endWatermark.isPresent() && endWatermark.getAsLong() == Long.MAX_VALUE)
                         .build();
-                engine.keyBy(e -> copies == 1 ? "k0" : keyOfCopy.get(e)).pattern(pattern)
-                        .select((key, match, ts) -> perKey.get(key).add("MATCH " + MatchFormat.format(match.asMap())))
-                        .timeouts((key, partial, ts) -> perKey.get(key).add("TIMEOUT@" + ts + " "
-                                + MatchFormat.format(partial.asMap())))
-                        .lateEvents((key, event, ts) -> perKey.get(key).add("LATE " + event.token()));
+                if (neighbours == null) {
+                    engine.keyBy(e -> copies == 1 ? "k0" : keyOfCopy.get(e)).pattern(pattern)
+                            .select((key, match, ts) -> perKey.get(key).add("MATCH "
+                                    + MatchFormat.format(match.asMap())))
+                            .timeouts((key, partial, ts) -> perKey.get(key).add("TIMEOUT@" + ts + " "
+                                    + MatchFormat.format(partial.asMap())))
+                            .lateEvents((key, event, ts) -> perKey.get(key).add("LATE " + event.token()));
+                } else {
+                    RuleStream<Ev> rules = engine.keyBy(e -> copies == 1 ? "k0" : keyOfCopy.get(e)).rules()
+                            .select((rule, key, match, ts) -> {
+                                if (rule.id().equals(CASE_RULE)) {
+                                    perKey.get(key).add("MATCH " + MatchFormat.format(match.asMap()));
+                                }
+                            })
+                            .timeouts((rule, key, partial, ts) -> {
+                                if (rule.id().equals(CASE_RULE)) {
+                                    perKey.get(key).add("TIMEOUT@" + ts + " " + MatchFormat.format(partial.asMap()));
+                                }
+                            })
+                            .lateEvents((key, event, ts) -> perKey.get(key).add("LATE " + event.token()));
+                    int before = neighbours.size() / 2;
+                    for (int i = 0; i < neighbours.size(); i++) {
+                        if (i == before) {
+                            rules.put(CASE_RULE, 1, pattern);
+                        }
+                        rules.put("neighbour-" + i, 1, neighbours.get(i));
+                    }
+                    if (neighbours.size() == before) {
+                        rules.put(CASE_RULE, 1, pattern);
+                    }
+                }
             } catch (RuntimeException e) {
                 out.add("ERROR " + e.getClass().getSimpleName() + ": " + e.getMessage());
                 return new CaseOutcome(name, out, null);

@@ -1,5 +1,6 @@
 package io.cepheus.rules.internal.expr;
 
+import io.cepheus.pattern.FieldRequirement;
 import java.util.Arrays;
 import java.util.Set;
 
@@ -339,6 +340,23 @@ final class Comparisons {
             }
             return in != negated;
         }
+
+        @Override
+        boolean isFieldTest() {
+            return value instanceof Fields.OfLong;
+        }
+
+        @Override
+        FieldRequirement<Object> requirement(String field) {
+            if (negated || !(value instanceof Fields.OfLong f)) {
+                return null;
+            }
+            double[] values = new double[sorted.length];
+            for (int i = 0; i < values.length; i++) {
+                values[i] = sorted[i];
+            }
+            return FieldRequirement.numberOneOf(field, e -> (double) f.getter.applyAsLong(e), values);
+        }
     }
 
     /** A character in a set of one-character constants. */
@@ -363,6 +381,23 @@ final class Comparisons {
                 }
             }
             return negated;
+        }
+
+        @Override
+        boolean isFieldTest() {
+            return value instanceof Fields.OfChar;
+        }
+
+        @Override
+        FieldRequirement<Object> requirement(String field) {
+            if (negated || !(value instanceof Fields.OfChar f)) {
+                return null;
+            }
+            double[] values = new double[set.length];
+            for (int i = 0; i < values.length; i++) {
+                values[i] = set[i];
+            }
+            return FieldRequirement.numberOneOf(field, e -> (char) f.getter.applyAsInt(e), values);
         }
     }
 

@@ -1,6 +1,8 @@
 package io.cepheus.rules.internal.expr;
 
 import io.cepheus.pattern.Condition;
+import io.cepheus.pattern.FieldRequirement;
+import java.util.List;
 
 /**
  * An expression compiled against an event type: immutable, shared by every thread that evaluates it.
@@ -10,11 +12,21 @@ public final class CompiledExpression {
     private final String text;
     private final BoolExpr root;
     private final String[] stages;
+    private final List<FieldRequirement<Object>> requirements;
 
-    CompiledExpression(String text, BoolExpr root, String[] stages) {
+    CompiledExpression(String text, BoolExpr root, String[] stages, List<FieldRequirement<Object>> requirements) {
         this.text = text;
         this.root = root;
         this.stages = stages;
+        this.requirements = requirements;
+    }
+
+    /**
+     * @return what an event this expression accepts requires of its fields (see {@code IndexableCondition}); empty
+     *         for one with aggregates or that begins with anything but field tests
+     */
+    public List<FieldRequirement<Object>> requirements() {
+        return requirements;
     }
 
     /** @return the expression as written */

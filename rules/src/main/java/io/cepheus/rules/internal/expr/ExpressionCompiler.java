@@ -1,5 +1,6 @@
 package io.cepheus.rules.internal.expr;
 
+import io.cepheus.pattern.FieldRequirement;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -44,7 +45,60 @@ public final class ExpressionCompiler {
                     + root.type().description);
         }
         BoolExpr test = compiler.toBool(root, "a condition");
-        return new CompiledExpression(text, test, compiler.stageIndex.keySet().toArray(new String[0]));
+        List<FieldRequirement<Object>> requirements = compiler.stageIndex.isEmpty() ? compiler.requirements(ast)
+                : List.of();
+        return new CompiledExpression(text, test, compiler.stageIndex.keySet().toArray(new String[0]),
+                requirements);
+    }
+
+    /**
+     * What an expression without aggregates requires of the event's fields, for an engine to index it by: the
+     * requirements of the field tests ({@code type == 'A'}, {@code value >= 10}, {@code country in ('DE', 'FR')})
+     * that begin its top-level conjunction. They stop at the first conjunct that is anything else: '&&' evaluates
+     * left to right, so a later test is reached only after that conjunct, which may fail (a division by zero) where
+     * the index must not skip the condition.
+     */
+    private List<FieldRequirement<Object>> requirements(Ast ast) {
+        List<Ast> conjuncts = new ArrayList<>();
+        conjuncts(ast, conjuncts);
+        List<FieldRequirement<Object>> out = new ArrayList<>();
+        String prefix = fields.eventClass().getName() + "#";
+        for (Ast conjunct : conjuncts) {
+            Ast.Field field = testedField(conjunct);
+            if (field == null || !(compile(conjunct).node() instanceof BoolExpr test) || !test.isFieldTest()) {
+                break;
+            }
+            FieldRequirement<Object> r = test.requirement(prefix + field.dotted());
+            if (r != null) {
+                out.add(r);
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    private static void conjuncts(Ast ast, List<Ast> out) {
+        if (ast instanceof Ast.Logic l && l.and()) {
+            conjuncts(l.left(), out);
+            conjuncts(l.right(), out);
+        } else {
+            out.add(ast);
+        }
+    }
+
+    /** @return the field a comparison with a constant or an in-list tests, or null */
+    private static Ast.Field testedField(Ast ast) {
+        if (ast instanceof Ast.Compare c) {
+            if (c.left() instanceof Ast.Field f && c.right() instanceof Ast.Literal) {
+                return f;
+            }
+            if (c.right() instanceof Ast.Field f && c.left() instanceof Ast.Literal) {
+                return f;
+            }
+        }
+        if (ast instanceof Ast.In in && in.value() instanceof Ast.Field f) {
+            return f;
+        }
+        return null;
     }
 
     private Typed compile(Ast ast) {

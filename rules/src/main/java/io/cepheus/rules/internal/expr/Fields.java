@@ -1,6 +1,8 @@
 package io.cepheus.rules.internal.expr;
 
+import io.cepheus.pattern.FieldRequirement;
 import java.lang.invoke.MethodHandle;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -171,6 +173,26 @@ final class Fields {
                 long v = getter.applyAsLong(event);
                 return (v >= lo && v <= hi) != negated;
             }
+
+            @Override
+            boolean isFieldTest() {
+                return true;
+            }
+
+            @Override
+            FieldRequirement<Object> requirement(String field) {
+                if (negated) {
+                    return null;
+                }
+                ToDoubleFunction<Object> reader = e -> (double) getter.applyAsLong(e);
+                if (lo == hi) {
+                    return FieldRequirement.numberOneOf(field, reader, (double) lo);
+                }
+                // rounding to double keeps the order (never strict), so every accepted value stays within the bounds
+                return FieldRequirement.numberBetween(field, reader,
+                        lo == Long.MIN_VALUE ? Double.NEGATIVE_INFINITY : (double) lo,
+                        hi == Long.MAX_VALUE ? Double.POSITIVE_INFINITY : (double) hi);
+            }
         }
 
         /** A {@code char} field equal to a character (or not). */
@@ -189,6 +211,16 @@ final class Fields {
             @Override
             public boolean test(Object event, Scope scope) {
                 return ((char) getter.applyAsInt(event) == c) != negated;
+            }
+
+            @Override
+            boolean isFieldTest() {
+                return true;
+            }
+
+            @Override
+            FieldRequirement<Object> requirement(String field) {
+                return negated ? null : FieldRequirement.numberOneOf(field, e -> (char) getter.applyAsInt(e), c);
             }
         }
 
@@ -220,6 +252,22 @@ final class Fields {
                     case GE -> v >= c;
                 };
             }
+
+            @Override
+            boolean isFieldTest() {
+                return true;
+            }
+
+            @Override
+            FieldRequirement<Object> requirement(String field) {
+                ToDoubleFunction<Object> reader = getter;
+                return switch (op) {
+                    case EQ -> FieldRequirement.numberOneOf(field, reader, c);
+                    case NE -> null;
+                    case LT, LE -> FieldRequirement.numberBetween(field, reader, Double.NEGATIVE_INFINITY, c);
+                    case GT, GE -> FieldRequirement.numberBetween(field, reader, c, Double.POSITIVE_INFINITY);
+                };
+            }
         }
 
         /** A string field (of the event itself) equal to a constant (or not); null is neither. */
@@ -239,6 +287,17 @@ final class Fields {
             public boolean test(Object event, Scope scope) {
                 Object v = getter.apply(event);
                 return v != null && c.equals(v) != negated;
+            }
+
+            @Override
+            boolean isFieldTest() {
+                return true;
+            }
+
+            @Override
+            FieldRequirement<Object> requirement(String field) {
+                return negated ? null : FieldRequirement.textOneOf(field,
+                        e -> getter.apply(e) instanceof String v ? v : null, List.of(c));
             }
         }
 
@@ -268,7 +327,25 @@ final class Fields {
                     return c.equals(s) != negated;
                 }
                 return Values.compare(negated ? Ast.CmpOp.NE : Ast.CmpOp.EQ, v, c, pos); // as any other value
+            }
 
+            @Override
+            boolean isFieldTest() {
+                return true;
+            }
+
+            @Override
+            FieldRequirement<Object> requirement(String field) {
+                if (negated) {
+                    return null;
+                }
+                // fails where the test fails (not a map); a value other than a string is left to the test
+                return FieldRequirement.textOneOf(field, e -> {
+                    if (!(e instanceof Map<?, ?> map)) {
+                        throw new EvalError(pos, "a rule compiled for map events got " + Values.describe(e));
+                    }
+                    return map.get(key) instanceof String v ? v : null;
+                }, List.of(c));
             }
         }
     }

@@ -124,8 +124,11 @@ public final class CepOperator<T> extends KeyedOperator<T> {
 
     /** Each key's row in {@link #states}, {@link #touchedStamp} and {@link #expiries}. */
     private KeyRows rows = KeyRows.keyIds();
-    /** Null unless this operator is a rule version: the rule set's count of the versions holding each key. */
-    private KeyHolderCounts holderCounts;
+    /** Null unless this operator is a rule version: the rule set's record of the versions holding each key. */
+    private KeyHolders holders;
+    /** A rule version's handle in its rule set's buffer, under which it tells {@link #holders} of its keys; else -1. */
+    private int ruleHandle = -1;
+    private final CompiledPattern<T> pattern;
     /** By row: the key's NFA state, or null when the operator holds no matching state for it. */
     private NfaState[] states = new NfaState[64];
     /** In event time, when each key next expires (lazy entries; see the class comment). */
@@ -184,6 +187,7 @@ public final class CepOperator<T> extends KeyedOperator<T> {
         super(operatorId, keys, timers);
         this.timerNamespace = io.cepheus.runtime.internal.shard.TimerNamespace.of(operatorId, 0);
         this.expiries = new KeyDueTimes(wheelFor(pattern.windowMillis()));
+        this.pattern = pattern;
         this.matcher = pattern.newMatcher(options);
         this.timers = timers;
         this.buffer = new EventTimeBuffer<>(tieBreaker);
@@ -229,8 +233,18 @@ public final class CepOperator<T> extends KeyedOperator<T> {
         this.shared = java.util.Objects.requireNonNull(ruleSetBuffer, "ruleSetBuffer");
         this.buffer = ruleSetBuffer.buffer();
         this.rows = KeyRows.compact(); // a rule set may hold many versions, each matching few of the keys
-        this.holderCounts = ruleSetBuffer.holderCounts();
-        ruleSetBuffer.joinAt(this, firstArrival);
+        this.holders = ruleSetBuffer.holders();
+        this.ruleHandle = ruleSetBuffer.joinAt(this, firstArrival);
+    }
+
+    /** @return this rule version's handle in its rule set's buffer (-1 if it is not one) */
+    int ruleHandle() {
+        return ruleHandle;
+    }
+
+    /** @return what an event must meet to begin a partial match (see {@link CompiledPattern#startConditions}) */
+    java.util.List<java.util.List<io.cepheus.pattern.Condition<T>>> startConditions() {
+        return pattern.startConditions();
     }
 
     /**
@@ -669,8 +683,8 @@ public final class CepOperator<T> extends KeyedOperator<T> {
         liveStates--;
         matcher.release(state); // recycled for the next new key: no allocation per short-lived key
         rows.remove(id, row);
-        if (holderCounts != null) {
-            holderCounts.released(id);
+        if (holders != null) {
+            holders.released(id, ruleHandle);
         }
         keyRelease.idle(id);
     }
@@ -716,8 +730,8 @@ public final class CepOperator<T> extends KeyedOperator<T> {
             states[row] = matcher.newState(keys.keyOf(id));
             liveStates++;
             touchedStamp[row] = 0;
-            if (holderCounts != null) {
-                holderCounts.held(id);
+            if (holders != null) {
+                holders.held(id, ruleHandle);
             }
         }
         return row;

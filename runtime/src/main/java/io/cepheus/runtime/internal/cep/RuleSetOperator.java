@@ -237,7 +237,7 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
 
     @Override
     public boolean holds(int keyId) {
-        return buffer.buffer().bufferedFor(keyId) > 0 || buffer.holderCounts().of(keyId) > 0;
+        return buffer.buffer().bufferedFor(keyId) > 0 || buffer.holders().any(keyId);
     }
 
     // ------------------------------------------------------------------ counters

@@ -22,6 +22,9 @@ import java.util.List;
  * nothing that arrived before it joined, every event that arrived before it was retired, and after that either
  * nothing (its partial matches are discarded) or only what extends the partial matches it has (it drains). And the
  * rule set, not a member, buffers, snapshots and counts the events, and releases the buffer when it has no member.
+ * An event goes only to the versions that hold state for its key ({@link KeyHolders}) and to those whose start
+ * conditions it may meet ({@link StartIndex}), in the order the versions joined; to the others it would begin
+ * nothing and extend nothing.
  *
  * <p>Owned by the shard's worker thread.
  *
@@ -33,18 +36,39 @@ public final class SharedEventBuffer<T> {
     private final List<CepOperator<T>> members = new ArrayList<>();
     /** Whether members see events by arrival (a rule set's buffer); false: every member sees every event. */
     private final boolean windowed;
-    /** Per member, the first arrival it sees. */
+
+    // a rule set's members, by handle (a slot reused once its member leaves)
+    @SuppressWarnings("unchecked")
+    private CepOperator<T>[] byHandle = new CepOperator[4];
+    /** Per handle, when its member joined: members see an event in this order. */
+    private long[] joinOrder = new long[4];
+    private long joins;
+    /** Per handle, the first arrival its member sees. */
     private long[] from = new long[4];
-    /** Per member, the arrival from which it only extends its partial matches (retired to drain). */
+    /** Per handle, the arrival from which its member only extends its partial matches (retired to drain). */
     private long[] fullUntil = new long[4];
-    /** Per member, the arrival from which it sees nothing (retired to discard). */
+    /** Per handle, the arrival from which its member sees nothing (retired to discard). */
     private long[] until = new long[4];
-    /** Per retired member, how many events that arrived before its retirement are still buffered. */
+    /** Per handle of a retired member, how many events that arrived before its retirement are still buffered. */
     private long[] pendingBefore = new long[4];
+    private int[] freeHandles = new int[4];
+    private int freeCount;
+    private int handleCount;
+    /** The handles of retired members, which count down {@link #pendingBefore}. */
+    private int[] retired = new int[4];
+    private int retiredCount;
+    /** A rule set's: which members hold state for each key; null for the patterns' buffer. */
+    private KeyHolders holders;
+    /** A rule set's: which members an event may begin a partial match of. */
+    private StartIndex<T> startIndex;
+    // one event's dispatch: the handles picked, and per handle the event it was last picked (and found holding) for
+    private int[] picked = new int[16];
+    private long[] pickedFor = new long[4];
+    private long[] heldFor = new long[4];
+    private long dispatches;
+
     /** Frees a key none of the members holds (a rule set's release when it has no member). */
     private ShardOperator.KeyRelease idle;
-    /** A rule set's: how many members hold state for each key; null for the patterns' buffer. */
-    private KeyHolderCounts holderCounts;
     private long releasedUpTo = Long.MIN_VALUE;
     private final EventTimeBuffer.Release<T> toEveryMember = this::dispatch;
 
@@ -67,13 +91,19 @@ public final class SharedEventBuffer<T> {
     public static <T> SharedEventBuffer<T> forRuleSet(Comparator<? super T> tieBreaker, ShardOperator.KeyRelease idle) {
         SharedEventBuffer<T> b = new SharedEventBuffer<>(tieBreaker, true);
         b.idle = idle;
-        b.holderCounts = new KeyHolderCounts();
+        b.holders = new KeyHolders();
+        b.startIndex = new StartIndex<>();
         return b;
     }
 
-    /** @return a rule set's count of the members holding state for each key (null for the patterns' buffer) */
-    KeyHolderCounts holderCounts() {
-        return holderCounts;
+    /** @return a rule set's record of the members holding state for each key (null for the patterns' buffer) */
+    KeyHolders holders() {
+        return holders;
+    }
+
+    /** Tests: @return a rule set's index of start conditions */
+    StartIndex<T> startIndex() {
+        return startIndex;
     }
 
     EventTimeBuffer<T> buffer() {
@@ -94,21 +124,32 @@ public final class SharedEventBuffer<T> {
      *
      * @param member       the version's operator (which {@link CepOperator#ruleVersionOf} made a member)
      * @param firstArrival the first arrival number it sees
+     * @return the member's handle, under which it tells {@link #holders()} of the keys it holds
      */
-    void joinAt(CepOperator<T> member, long firstArrival) {
-        int i = members.size();
-        members.add(member);
-        if (i == from.length) {
-            int n = i * 2;
+    int joinAt(CepOperator<T> member, long firstArrival) {
+        int h = freeCount > 0 ? freeHandles[--freeCount] : handleCount++;
+        if (h == byHandle.length) {
+            int n = h * 2;
+            byHandle = Arrays.copyOf(byHandle, n);
+            joinOrder = Arrays.copyOf(joinOrder, n);
             from = Arrays.copyOf(from, n);
             fullUntil = Arrays.copyOf(fullUntil, n);
             until = Arrays.copyOf(until, n);
             pendingBefore = Arrays.copyOf(pendingBefore, n);
+            pickedFor = Arrays.copyOf(pickedFor, n);
+            heldFor = Arrays.copyOf(heldFor, n);
         }
-        from[i] = firstArrival;
-        fullUntil[i] = Long.MAX_VALUE;
-        until[i] = Long.MAX_VALUE;
-        pendingBefore[i] = 0;
+        members.add(member);
+        byHandle[h] = member;
+        joinOrder[h] = joins++;
+        from[h] = firstArrival;
+        fullUntil[h] = Long.MAX_VALUE;
+        until[h] = Long.MAX_VALUE;
+        pendingBefore[h] = 0;
+        pickedFor[h] = 0;
+        heldFor[h] = 0;
+        startIndex.put(h, member.startConditions());
+        return h;
     }
 
     /**
@@ -119,51 +160,61 @@ public final class SharedEventBuffer<T> {
      * @param pendingBefore   how many events that arrived before {@code retiredAt} are still buffered
      */
     void retire(CepOperator<T> member, boolean drain, long retiredAt, long pendingBefore) {
-        int i = indexOf(member);
-        fullUntil[i] = retiredAt;
-        until[i] = drain ? Long.MAX_VALUE : retiredAt;
-        this.pendingBefore[i] = pendingBefore;
+        int h = handleOf(member);
+        fullUntil[h] = retiredAt;
+        until[h] = drain ? Long.MAX_VALUE : retiredAt;
+        this.pendingBefore[h] = pendingBefore;
+        if (retiredCount == retired.length) {
+            retired = Arrays.copyOf(retired, retiredCount * 2);
+        }
+        retired[retiredCount++] = h;
     }
 
     /** @return how many events that arrived before {@code member} was retired are still buffered (0 if it is not) */
     long pendingBefore(CepOperator<T> member) {
-        return pendingBefore[indexOf(member)];
+        return pendingBefore[handleOf(member)];
     }
 
     /** @return the first arrival {@code member} sees */
     long firstArrival(CepOperator<T> member) {
-        return from[indexOf(member)];
+        return from[handleOf(member)];
     }
 
     /** @return the arrival from which {@code member} sees events only to extend (Long.MAX_VALUE if not retired) */
     long retiredAt(CepOperator<T> member) {
-        return fullUntil[indexOf(member)];
+        return fullUntil[handleOf(member)];
     }
 
     /** @return whether {@code member} was retired to drain (it goes on seeing what extends its partial matches) */
     boolean drains(CepOperator<T> member) {
-        int i = indexOf(member);
-        return fullUntil[i] != Long.MAX_VALUE && until[i] == Long.MAX_VALUE;
+        int h = handleOf(member);
+        return fullUntil[h] != Long.MAX_VALUE && until[h] == Long.MAX_VALUE;
     }
 
-    /** Removes a rule version that is done. */
+    /** Removes a rule version that is done (it holds no key). */
     void leave(CepOperator<T> member) {
-        int i = indexOf(member);
-        members.remove(i);
-        int n = members.size();
-        System.arraycopy(from, i + 1, from, i, n - i);
-        System.arraycopy(fullUntil, i + 1, fullUntil, i, n - i);
-        System.arraycopy(until, i + 1, until, i, n - i);
-        System.arraycopy(pendingBefore, i + 1, pendingBefore, i, n - i);
-    }
-
-    private int indexOf(CepOperator<T> member) {
-        for (int i = 0; i < members.size(); i++) {
-            if (members.get(i) == member) {
-                return i;
+        int h = handleOf(member);
+        members.remove(member);
+        byHandle[h] = null;
+        startIndex.remove(h);
+        for (int i = 0; i < retiredCount; i++) {
+            if (retired[i] == h) {
+                retired[i] = retired[--retiredCount];
+                break;
             }
         }
-        throw new IllegalStateException("not a member of this buffer");
+        if (freeCount == freeHandles.length) {
+            freeHandles = Arrays.copyOf(freeHandles, freeCount * 2);
+        }
+        freeHandles[freeCount++] = h;
+    }
+
+    private int handleOf(CepOperator<T> member) {
+        int h = member.ruleHandle();
+        if (h < 0 || h >= byHandle.length || byHandle[h] != member) {
+            throw new IllegalStateException("not a member of this buffer");
+        }
+        return h;
     }
 
     /** @return whether {@code member} is the one that buffers events, writes them to snapshots and counts them */
@@ -192,7 +243,7 @@ public final class SharedEventBuffer<T> {
     private void dispatch(int keyId, T event, long timestamp) {
         if (windowed) {
             dispatchByArrival(keyId, event, timestamp);
-            if (buffer.bufferedFor(keyId) == 0 && holderCounts.of(keyId) == 0) {
+            if (buffer.bufferedFor(keyId) == 0 && !holders.any(keyId)) {
                 idle.idle(keyId);
             }
             return;
@@ -210,27 +261,80 @@ public final class SharedEventBuffer<T> {
         }
     }
 
+    /**
+     * Hands a released event to the members that may do something with it: those holding state for its key, and
+     * those it may begin a partial match of, each within the arrivals it sees.
+     */
     private void dispatchByArrival(int keyId, T event, long timestamp) {
         long arrival = buffer.releasingArrival();
-        for (int i = 0; i < members.size(); i++) {
-            boolean beforeRetirement = arrival < fullUntil[i];
-            if (beforeRetirement && fullUntil[i] != Long.MAX_VALUE) {
-                pendingBefore[i]--; // counted down whether or not the member sees it: it arrived before
+        for (int i = 0; i < retiredCount; i++) {
+            int h = retired[i];
+            if (arrival < fullUntil[h]) {
+                pendingBefore[h]--; // counted down whether or not the member sees it: it arrived before
             }
-            if (arrival < from[i] || arrival >= until[i]) {
-                continue;
+        }
+        long stamp = ++dispatches;
+        int n = 0;
+        for (int node = holders.first(keyId); node != 0; node = holders.next(node)) {
+            int h = holders.holder(node);
+            heldFor[h] = stamp;
+            if (arrival >= from[h] && arrival < until[h]) {
+                n = pick(h, n, stamp);
             }
-            // read per member: an earlier member may just have made a state for the key
-            boolean held = holderCounts.of(keyId) > 0;
-            if (beforeRetirement) {
+        }
+        int found = startIndex.collect(event);
+        if (found < 0) {
+            for (int h = 0; h < handleCount; h++) { // a field could not be read: each member's conditions will say
+                if (byHandle[h] != null && heldFor[h] != stamp && arrival >= from[h] && arrival < fullUntil[h]) {
+                    n = pick(h, n, stamp);
+                }
+            }
+        } else {
+            int[] starts = startIndex.found();
+            for (int i = 0; i < found; i++) {
+                int h = starts[i];
+                if (pickedFor[h] != stamp && arrival >= from[h] && arrival < fullUntil[h]) {
+                    n = pick(h, n, stamp);
+                }
+            }
+        }
+        sortByJoinOrder(n);
+        for (int i = 0; i < n; i++) {
+            int h = picked[i];
+            CepOperator<T> member = byHandle[h];
+            boolean held = heldFor[h] == stamp;
+            if (arrival < fullUntil[h]) {
                 if (held) {
-                    members.get(i).match(keyId, event, timestamp);
+                    member.match(keyId, event, timestamp);
                 } else {
-                    members.get(i).matchUnheld(keyId, event, timestamp);
+                    member.matchUnheld(keyId, event, timestamp);
                 }
             } else if (held) {
-                members.get(i).matchWithoutStarting(keyId, event, timestamp);
+                member.matchWithoutStarting(keyId, event, timestamp);
             }
+        }
+    }
+
+    private int pick(int h, int n, long stamp) {
+        if (n == picked.length) {
+            picked = Arrays.copyOf(picked, n * 2);
+        }
+        pickedFor[h] = stamp;
+        picked[n] = h;
+        return n + 1;
+    }
+
+    /** Insertion sort: an event reaches a few members, which see it in the order they joined. */
+    private void sortByJoinOrder(int n) {
+        for (int i = 1; i < n; i++) {
+            int h = picked[i];
+            long order = joinOrder[h];
+            int j = i - 1;
+            while (j >= 0 && joinOrder[picked[j]] > order) {
+                picked[j + 1] = picked[j];
+                j--;
+            }
+            picked[j + 1] = h;
         }
     }
 }
