@@ -1,6 +1,7 @@
 package io.cepheus.benchmarks;
 
 import io.cepheus.benchmarks.workloads.BenchEvent;
+import io.cepheus.benchmarks.workloads.ManyRulesWorkload;
 import io.cepheus.benchmarks.workloads.MatchChecksum;
 import io.cepheus.pattern.Pattern;
 import io.cepheus.rules.Rules;
@@ -70,7 +71,7 @@ public final class RuleChangeUnderLoad {
         long t = StopwatchClock.nanos();
         List<Pattern<BenchEvent>> patterns = new ArrayList<>(o.rules);
         for (int r = 0; r < o.rules; r++) {
-            patterns.add(Rules.parse(ruleJson(r, thresholdOf(r, o.rules), 1)).compile(BenchEvent.class));
+            patterns.add(Rules.parse(ManyRulesWorkload.ruleJson(r, o.rules, 1, HOUR_MS)).compile(BenchEvent.class));
         }
         double compileMs = (StopwatchClock.nanos() - t) / 1e6;
 
@@ -190,29 +191,6 @@ public final class RuleChangeUnderLoad {
         return r * 1000 / rules;
     }
 
-    /** @return rule {@code r} as a JSON rule file */
-    static String ruleJson(int r, int threshold, int version) {
-        String stage = """
-                {"name": "%s", "type": "ATOMIC",
-                 "quantifier": {"consumingStrategy": "SKIP_TILL_NEXT", "properties": ["SINGLE"], "times": null,
-                                "untilCondition": null},
-                 "condition": {"type": "EXPRESSION", "expression": "%s"}}""";
-        return """
-                {"id": "%s", "version": %d,
-                 "description": "W5 rule %d with a one-hour window",
-                 "pattern": {"name": "b", "type": "COMPOSITE",
-                   "quantifier": {"consumingStrategy": "SKIP_TILL_NEXT", "properties": ["SINGLE"], "times": null,
-                                  "untilCondition": null},
-                   "condition": null,
-                   "nodes": [%s, %s],
-                   "edges": [{"source": "a", "target": "b", "type": "SKIP_TILL_NEXT"}],
-                   "window": {"type": "FIRST_AND_LAST", "time": {"unit": "MILLISECONDS", "size": %d}},
-                   "afterMatchStrategy": {"type": "NO_SKIP", "patternName": null}}}
-                """.formatted(ruleId(r), version, r,
-                stage.formatted("a", "type == 'A' && value == " + threshold),
-                stage.formatted("b", "type == 'B' && value >= " + threshold), HOUR_MS);
-    }
-
     private static int[] permutation(int n, SplittableRandom rng) {
         int[] p = new int[n];
         for (int i = 0; i < n; i++) {
@@ -299,7 +277,7 @@ public final class RuleChangeUnderLoad {
                 int r = rng.nextInt(o.rules);
                 int version = ++versions[r];
                 long c = StopwatchClock.nanos();
-                Pattern<BenchEvent> next = Rules.parse(ruleJson(r, thresholdOf(r, o.rules), version))
+                Pattern<BenchEvent> next = Rules.parse(ManyRulesWorkload.ruleJson(r, o.rules, version, HOUR_MS))
                         .compile(BenchEvent.class);
                 compileNanos[j] = StopwatchClock.nanos() - c;
                 long at = first + j * every;

@@ -56,6 +56,20 @@ public final class CompiledPattern<T> {
         return program.startWays();
     }
 
+    /**
+     * What an event must meet to change a partial match that waits past the first stage, for an engine that hands
+     * an event only to the patterns it can affect: one list per way an event can be taken there, holding
+     * conditions that must all be true. An event meeting none of the ways leaves the waiting partial matches as
+     * they are (only time passes for them, as at a watermark).
+     *
+     * @return the ways, or empty if the pattern cannot say (a strict contiguity ends a partial match on any event
+     *         it does not take; an optional or looping stage may move on without taking one; a condition names
+     *         nothing; a skip strategy holds matches back)
+     */
+    public java.util.Optional<List<List<Condition<T>>>> waitingConditions() {
+        return java.util.Optional.ofNullable(program.waitWays());
+    }
+
     /** @return the number of NFA states */
     public int stateCount() {
         return program.stateCount();

@@ -34,13 +34,27 @@ public final class WorkloadGenerator {
      * @return the stream of {@code workload.events()} events
      */
     public static WorkloadStream generate(Workload workload, long seed) {
+        return generate(workload, workload.ordinal(), seed);
+    }
+
+    /**
+     * A stream of another workload's shape under its own ordinal: W5 ({@link ManyRulesWorkload}) is W2's shape with
+     * ordinal 4.
+     *
+     * @param shape   the workload whose parameters (events, keys, types, step) the stream has
+     * @param ordinal the ordinal spread into the seed
+     * @param seed    the seed
+     * @return the stream, which names {@code shape} as its workload
+     */
+    public static WorkloadStream generate(Workload shape, int ordinal, long seed) {
+        Workload workload = shape;
         int n = workload.events();
         int[] keys = new int[n];
         char[] types = new char[n];
         int[] values = new int[n];
         long[] timestamps = new long[n];
         BenchEvent[] events = new BenchEvent[n];
-        SplittableRandom rng = new SplittableRandom(seed ^ (workload.ordinal() * ORDINAL_SPREAD));
+        SplittableRandom rng = new SplittableRandom(seed ^ (ordinal * ORDINAL_SPREAD));
         for (int i = 0; i < n; i++) {
             // the draw order (type, key, value) is part of the spec
             char type = pickType(workload, rng.nextDouble());

@@ -154,6 +154,68 @@ public final class Program<T> {
         return List.copyOf(ways);
     }
 
+    /**
+     * What an event must meet to change a partial match waiting past the start state, for an engine that hands an
+     * event only to the patterns it can affect: one way per TAKE edge out of a state a partial match can wait in,
+     * as the atoms its condition requires. An event that meets none of them leaves every waiting partial match as
+     * it is: each such state's other edges are IGNORE edges that hold whenever its TAKE edges do not (an IGNORE
+     * whose condition is true, or the negation of a TAKE edge's lone atom). Time still passes for the partial
+     * matches, as it does at the watermark.
+     *
+     * @return the ways, or null if some waiting state is not of that form (a PROCEED edge, a strict contiguity that
+     *         drops a partial match on any other event, a pending match, a TAKE whose condition requires nothing
+     *         nameable) or the pattern has a skip strategy
+     */
+    public List<List<Condition<T>>> waitWays() {
+        if (skipStrategy.isSkipping()) {
+            return null; // held matches are released as earlier partial matches end: keep every event's step
+        }
+        List<List<Condition<T>>> ways = new java.util.ArrayList<>();
+        for (int s = 0; s < stateKind.length; s++) {
+            if (s == startState || stateKind[s] == FINAL || stateKind[s] == STOP) {
+                continue;
+            }
+            if (stateKind[s] != NORMAL) {
+                return null;
+            }
+            boolean[] takesAtom = new boolean[atoms.length];
+            for (int e = edgeStart[s]; e < edgeStart[s + 1]; e++) {
+                if (edgeAction[e] == PROCEED) {
+                    return null;
+                }
+                if (edgeAction[e] == TAKE) {
+                    List<Condition<T>> required = new java.util.ArrayList<>();
+                    requiredAtoms(edgeCondition[e], required);
+                    if (required.isEmpty()) {
+                        return null;
+                    }
+                    ways.add(List.copyOf(required));
+                    if (edgeCondition[e] instanceof Expr.Atom a) {
+                        takesAtom[a.index] = true;
+                    }
+                }
+            }
+            for (int e = edgeStart[s]; e < edgeStart[s + 1]; e++) {
+                if (edgeAction[e] == IGNORE) {
+                    Expr c = edgeCondition[e];
+                    boolean holdsWhenNoTake = c == Expr.TRUE
+                            || (c instanceof Expr.Not n && n.inner instanceof Expr.Atom a && takesAtom[a.index]);
+                    if (!holdsWhenNoTake) {
+                        return null;
+                    }
+                }
+            }
+            boolean ignores = false;
+            for (int e = edgeStart[s]; e < edgeStart[s + 1]; e++) {
+                ignores |= edgeAction[e] == IGNORE;
+            }
+            if (!ignores) {
+                return null; // strict contiguity: an event it does not take ends the partial match
+            }
+        }
+        return List.copyOf(ways);
+    }
+
     private void requiredAtoms(Expr c, List<Condition<T>> out) {
         if (c instanceof Expr.Atom a) {
             out.add(atoms[a.index]);

@@ -132,7 +132,7 @@ public final class CepOperator<T> extends KeyedOperator<T> {
     /** By row: the key's NFA state, or null when the operator holds no matching state for it. */
     private NfaState[] states = new NfaState[64];
     /** In event time, when each key next expires (lazy entries; see the class comment). */
-    private final KeyDueTimes expiries;
+    private KeyDueTimes expiries;
     /** Null in event time; in processing time, each key's expiry timer. */
     private KeyTimer processingExpiryTimer;
     /** Keys read ahead at once (see the class comment). */
@@ -234,7 +234,24 @@ public final class CepOperator<T> extends KeyedOperator<T> {
         this.buffer = ruleSetBuffer.buffer();
         this.rows = KeyRows.compact(); // a rule set may hold many versions, each matching few of the keys
         this.holders = ruleSetBuffer.holders();
+        if (ruleHandle < 0) {
+            // a small wheel: a thousand versions would otherwise keep a thousand tables of a few thousand buckets
+            expiries = new KeyDueTimes(compactWheelFor(pattern.windowMillis()));
+            expiries.onWheelEntry(time -> ruleSetBuffer.memberDue(ruleHandle, time));
+        }
         this.ruleHandle = ruleSetBuffer.joinAt(this, firstArrival);
+    }
+
+    /**
+     * Ends a watermark for a rule version its rule set visits at this watermark (it received events, or keys of it
+     * are due): as {@link #endWatermark()}, at the rule set's watermark, which a version that received nothing in
+     * this round has not seen yet.
+     */
+    void endWatermarkAt(long newWatermark) {
+        if (newWatermark > watermark) {
+            watermark = newWatermark;
+        }
+        endWatermark();
     }
 
     /** @return this rule version's handle in its rule set's buffer (-1 if it is not one) */
@@ -245,6 +262,14 @@ public final class CepOperator<T> extends KeyedOperator<T> {
     /** @return what an event must meet to begin a partial match (see {@link CompiledPattern#startConditions}) */
     java.util.List<java.util.List<io.cepheus.pattern.Condition<T>>> startConditions() {
         return pattern.startConditions();
+    }
+
+    /**
+     * @return what an event must meet to change a waiting partial match, or null if the pattern cannot say (see
+     *         {@link CompiledPattern#waitingConditions})
+     */
+    java.util.List<java.util.List<io.cepheus.pattern.Condition<T>>> waitingConditions() {
+        return pattern.waitingConditions().orElse(null);
     }
 
     /**
@@ -710,6 +735,16 @@ public final class CepOperator<T> extends KeyedOperator<T> {
     private static KeyDueWheel wheelFor(long window) {
         long scale = window > 0 ? window : 60_000;
         return KeyDueWheel.sizedFor(scale, 4 * Math.min(scale, Long.MAX_VALUE / 8));
+    }
+
+    /**
+     * A rule version's wheel: 64 buckets of 1/16 of the window (four windows a lap). It holds the few keys the
+     * version matches, so coarse slices cost little, and a rule set of a thousand versions keeps a thousand small
+     * tables instead of a thousand of a few thousand buckets each.
+     */
+    private static KeyDueWheel compactWheelFor(long window) {
+        long scale = window > 0 ? window : 60_000;
+        return new KeyDueWheel(Math.max(1, Long.highestOneBit(Math.max(1, scale / 16))), 64);
     }
 
     /**

@@ -5,7 +5,7 @@ import java.util.Arrays;
 /**
  * Which versions of a rule set hold matching state for each key id of the shard. An event then goes to the versions
  * holding its key (to extend their partial matches) and to those whose start conditions it may meet
- * ({@link StartIndex}), not to every version: with a thousand rules, asking each of them cost more per event than
+ * ({@link ConditionIndex}), not to every version: with a thousand rules, asking each of them cost more per event than
  * matching. A key none holds is freed.
  *
  * <p>Each key's holders are a linked list of nodes in pooled arrays, so that holding and letting go allocate

@@ -76,6 +76,8 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
         /** Null while in force; how it ends once retired. */
         RetirePolicy retired;
         volatile long discarded;
+        /** Its counters as last added to the rule set's totals (see {@link #TOTALS}). */
+        final long[] counted = new long[TOTALS];
 
         Member(RuleVersion rule, CompiledPattern<T> pattern, CepOperator<T> operator) {
             this.rule = rule;
@@ -83,6 +85,21 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
             this.operator = operator;
         }
     }
+
+    // the counters summed over the versions present, kept up to date from the versions visited since the last sum:
+    // with a thousand versions, summing all of them at every batch cost more than the batch's matching
+    private static final int T_MATCHES = 0;
+    private static final int T_TIMEOUTS = 1;
+    private static final int T_DEAD = 2;
+    private static final int T_REJECTED = 3;
+    private static final int T_PARTIAL = 4;
+    private static final int T_ENTRIES = 5;
+    private static final int TOTALS = 6;
+    private final long[] totals = new long[TOTALS];
+    /** The members by their handle in the buffer. */
+    @SuppressWarnings("unchecked")
+    private Member<T>[] byHandle = new Member[4];
+    private int[] visited = new int[16];
 
     private final Spec<T> spec;
     private final ShardContext<T> shard;
@@ -127,7 +144,43 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
         op.ruleVersionOf(buffer, buffer.buffer().arrivals());
         Member<T> m = new Member<>(rule, pattern, op);
         members.add(m);
+        indexByHandle(m);
         return m;
+    }
+
+    private void indexByHandle(Member<T> m) {
+        int h = m.operator.ruleHandle();
+        if (h >= byHandle.length) {
+            byHandle = java.util.Arrays.copyOf(byHandle, Math.max(h + 1, byHandle.length * 2));
+        }
+        byHandle[h] = m;
+    }
+
+    /** Adds to the totals what the counters of the versions visited since the last call changed by. */
+    private void sumVisited(boolean endOfBatch) {
+        visited = buffer.takeVisited(visited);
+        int n = buffer.takenVisited();
+        for (int i = 0; i < n; i++) {
+            int h = visited[i];
+            Member<T> m = h < byHandle.length ? byHandle[h] : null;
+            if (m == null) {
+                continue;
+            }
+            if (endOfBatch) {
+                m.operator.endOfBatch();
+            }
+            count(m, T_MATCHES, m.operator.matches());
+            count(m, T_TIMEOUTS, m.operator.timeouts());
+            count(m, T_DEAD, m.operator.deadLetters());
+            count(m, T_REJECTED, m.operator.rejectedPartialMatches());
+            count(m, T_PARTIAL, m.operator.partialMatches());
+            count(m, T_ENTRIES, m.operator.bufferedEntries());
+        }
+    }
+
+    private void count(Member<T> m, int counter, long now) {
+        totals[counter] += now - m.counted[counter];
+        m.counted[counter] = now;
     }
 
     // ------------------------------------------------------------------ changes
@@ -171,9 +224,15 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
             }
             if (m.retired == RetirePolicy.DISCARD) {
                 m.discarded += m.operator.discardAll();
+                buffer.touchedOutsideRound(m.operator);
             } else if (m.operator.liveKeys() > 0) {
                 continue;
             }
+            sumVisited(false);
+            for (int c = 0; c < TOTALS; c++) {
+                totals[c] -= m.counted[c]; // its counts go on in the departed versions' metrics
+            }
+            byHandle[m.operator.ruleHandle()] = null;
             m.operator.endOfBatch();
             Map<RuleVersion, RuleMetrics> after = new LinkedHashMap<>(gone);
             after.merge(m.rule, metricsOf(m, false), RuleMetrics::plus);
@@ -208,17 +267,24 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
         if (!advanceWatermark(newWatermark)) {
             return false;
         }
-        buffer.release(newWatermark); // to every version, by arrival; with none, events go and keys are freed
+        buffer.release(newWatermark); // to the versions it concerns, by arrival; with none, keys are freed
         for (int i = 0; i < members.size(); i++) {
-            members.get(i).operator.beginWatermark(newWatermark);
+            CepOperator<T> op = members.get(i).operator;
+            if (buffer.visitedThisRound(op)) { // only versions handed events have keys to advance
+                op.beginWatermark(newWatermark);
+            }
         }
         return true;
     }
 
     @Override
     public void endWatermark() {
+        buffer.visitDue(watermark);
         for (int i = 0; i < members.size(); i++) {
-            members.get(i).operator.endWatermark();
+            CepOperator<T> op = members.get(i).operator;
+            if (buffer.visitedThisRound(op)) { // handed events, or keys due: the others have nothing to do
+                op.endWatermarkAt(watermark);
+            }
         }
         settleRetired();
     }
@@ -244,9 +310,7 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
 
     @Override
     public void endOfBatch() {
-        for (int i = 0; i < members.size(); i++) {
-            members.get(i).operator.endOfBatch();
-        }
+        sumVisited(true); // the others' counters, and what they published, did not change
         publishedLate = lateEvents;
     }
 
@@ -277,27 +341,27 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
 
     @Override
     public long deadLetters() {
-        return sum(m -> m.operator.deadLetters()) + goneSum(RuleMetrics::deadLetters);
+        return total(T_DEAD) + goneSum(RuleMetrics::deadLetters);
     }
 
     @Override
     public long matches() {
-        return sum(m -> m.operator.matches()) + goneSum(RuleMetrics::matches);
+        return total(T_MATCHES) + goneSum(RuleMetrics::matches);
     }
 
     @Override
     public long timeouts() {
-        return sum(m -> m.operator.timeouts()) + goneSum(RuleMetrics::timeouts);
+        return total(T_TIMEOUTS) + goneSum(RuleMetrics::timeouts);
     }
 
     @Override
     public long rejectedPartialMatches() {
-        return sum(m -> m.operator.rejectedPartialMatches()) + goneSum(RuleMetrics::rejectedPartialMatches);
+        return total(T_REJECTED) + goneSum(RuleMetrics::rejectedPartialMatches);
     }
 
     @Override
     public long partialMatches() {
-        return sum(m -> m.operator.partialMatches());
+        return total(T_PARTIAL);
     }
 
     @Override
@@ -307,15 +371,13 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
 
     @Override
     public long bufferedEntries() {
-        return sum(m -> m.operator.bufferedEntries());
+        return total(T_ENTRIES);
     }
 
-    private long sum(java.util.function.ToLongFunction<Member<T>> counter) {
-        long total = 0;
-        for (int i = 0; i < members.size(); i++) {
-            total += counter.applyAsLong(members.get(i));
-        }
-        return total;
+    /** @return a counter summed over the versions present, up to date */
+    private long total(int counter) {
+        sumVisited(false);
+        return totals[counter];
     }
 
     private long goneSum(java.util.function.ToLongFunction<RuleMetrics> counter) {
@@ -455,14 +517,17 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
             }
             buffer.leave(m.operator);
             m.operator.ruleVersionOf(buffer, firstArrival);
+            indexByHandle(m);
             m.discarded = discarded;
             m.operator.readState(new DataInputStream(new ByteArrayInputStream(block)), events, keyCodec);
+            buffer.touchedOutsideRound(m.operator);
             kept.add(rule);
         }
         List<RuleVersion> startedEmpty = new ArrayList<>();
         for (Member<T> m : fresh.values()) {
             buffer.leave(m.operator);
             m.operator.ruleVersionOf(buffer, nextArrival); // sees what arrives after the restore
+            indexByHandle(m);
             startedEmpty.add(m.rule);
         }
         int goneCount = readCount(in, "a rule set with %d departed versions");

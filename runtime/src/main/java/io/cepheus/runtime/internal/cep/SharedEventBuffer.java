@@ -1,6 +1,7 @@
 package io.cepheus.runtime.internal.cep;
 
 import io.cepheus.runtime.internal.shard.ShardOperator;
+import io.cepheus.runtime.internal.timer.KeyDueWheel;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -22,9 +23,9 @@ import java.util.List;
  * nothing that arrived before it joined, every event that arrived before it was retired, and after that either
  * nothing (its partial matches are discarded) or only what extends the partial matches it has (it drains). And the
  * rule set, not a member, buffers, snapshots and counts the events, and releases the buffer when it has no member.
- * An event goes only to the versions that hold state for its key ({@link KeyHolders}) and to those whose start
- * conditions it may meet ({@link StartIndex}), in the order the versions joined; to the others it would begin
- * nothing and extend nothing.
+ * An event goes only to the versions holding state for its key ({@link KeyHolders}) whose waiting partial matches it
+ * may change, and to those whose start conditions it may meet ({@link ConditionIndex}), in the order the versions
+ * joined; to the others it would begin nothing and change nothing.
  *
  * <p>Owned by the shard's worker thread.
  *
@@ -59,13 +60,24 @@ public final class SharedEventBuffer<T> {
     private int retiredCount;
     /** A rule set's: which members hold state for each key; null for the patterns' buffer. */
     private KeyHolders holders;
-    /** A rule set's: which members an event may begin a partial match of. */
-    private StartIndex<T> startIndex;
+    /** A rule set's: which members an event may begin or extend a partial match of. */
+    private ConditionIndex<T> index;
     // one event's dispatch: the handles picked, and per handle the event it was last picked (and found holding) for
     private int[] picked = new int[16];
     private long[] pickedFor = new long[4];
     private long[] heldFor = new long[4];
     private long dispatches;
+    // a rule set's rounds: members are visited at a watermark only if they received events or have keys due
+    /** The current watermark's round; a member's round opens when it is first visited in it. */
+    private long round;
+    /** Per handle, the last round its member was visited in. */
+    private long[] visitedIn = new long[4];
+    /** When each member next has keys due (entries of its handle, some stale: a visit too many costs little). */
+    private KeyDueWheel dueMembers;
+    /** The members visited since {@link #takeVisited} last handed them out (their counters may have changed). */
+    private int[] visited = new int[16];
+    private int visitedCount;
+    private boolean[] listedVisited = new boolean[4];
 
     /** Frees a key none of the members holds (a rule set's release when it has no member). */
     private ShardOperator.KeyRelease idle;
@@ -92,7 +104,8 @@ public final class SharedEventBuffer<T> {
         SharedEventBuffer<T> b = new SharedEventBuffer<>(tieBreaker, true);
         b.idle = idle;
         b.holders = new KeyHolders();
-        b.startIndex = new StartIndex<>();
+        b.index = new ConditionIndex<>();
+        b.dueMembers = KeyDueWheel.sizedFor(60_000, 240_000);
         return b;
     }
 
@@ -101,9 +114,9 @@ public final class SharedEventBuffer<T> {
         return holders;
     }
 
-    /** Tests: @return a rule set's index of start conditions */
-    StartIndex<T> startIndex() {
-        return startIndex;
+    /** Tests: @return a rule set's index of its members' conditions */
+    ConditionIndex<T> index() {
+        return index;
     }
 
     EventTimeBuffer<T> buffer() {
@@ -138,6 +151,8 @@ public final class SharedEventBuffer<T> {
             pendingBefore = Arrays.copyOf(pendingBefore, n);
             pickedFor = Arrays.copyOf(pickedFor, n);
             heldFor = Arrays.copyOf(heldFor, n);
+            visitedIn = Arrays.copyOf(visitedIn, n);
+            listedVisited = Arrays.copyOf(listedVisited, n);
         }
         members.add(member);
         byHandle[h] = member;
@@ -148,7 +163,9 @@ public final class SharedEventBuffer<T> {
         pendingBefore[h] = 0;
         pickedFor[h] = 0;
         heldFor[h] = 0;
-        startIndex.put(h, member.startConditions());
+        visitedIn[h] = 0;
+        listVisited(h);
+        index.put(h, member.startConditions(), member.waitingConditions());
         return h;
     }
 
@@ -196,7 +213,7 @@ public final class SharedEventBuffer<T> {
         int h = handleOf(member);
         members.remove(member);
         byHandle[h] = null;
-        startIndex.remove(h);
+        index.remove(h);
         for (int i = 0; i < retiredCount; i++) {
             if (retired[i] == h) {
                 retired[i] = retired[--retiredCount];
@@ -233,8 +250,12 @@ public final class SharedEventBuffer<T> {
             return; // an earlier member released it for this watermark
         }
         releasedUpTo = watermark;
-        for (int i = 0; i < members.size(); i++) {
-            members.get(i).openRound();
+        if (windowed) {
+            round++; // each member's round opens when it is first visited (see visit)
+        } else {
+            for (int i = 0; i < members.size(); i++) {
+                members.get(i).openRound();
+            }
         }
         // reading ahead the first member's key states also brings the events into the cache for the others
         buffer.releaseUpTo(watermark, toEveryMember, members.isEmpty() ? null : members.get(0).lookahead());
@@ -262,8 +283,9 @@ public final class SharedEventBuffer<T> {
     }
 
     /**
-     * Hands a released event to the members that may do something with it: those holding state for its key, and
-     * those it may begin a partial match of, each within the arrivals it sees.
+     * Hands a released event to the members that may do something with it: those holding state for its key whose
+     * waiting partial matches it may change, and those it may begin a partial match of, each within the arrivals it
+     * sees. If a field of the event cannot be read, every member that sees it gets it (its conditions will say).
      */
     private void dispatchByArrival(int keyId, T event, long timestamp) {
         long arrival = buffer.releasingArrival();
@@ -274,26 +296,27 @@ public final class SharedEventBuffer<T> {
             }
         }
         long stamp = ++dispatches;
+        boolean read = index.read(event);
         int n = 0;
         for (int node = holders.first(keyId); node != 0; node = holders.next(node)) {
             int h = holders.holder(node);
             heldFor[h] = stamp;
-            if (arrival >= from[h] && arrival < until[h]) {
+            if (arrival >= from[h] && arrival < until[h] && (!read || index.mayChange(h))) {
                 n = pick(h, n, stamp);
             }
         }
-        int found = startIndex.collect(event);
-        if (found < 0) {
-            for (int h = 0; h < handleCount; h++) { // a field could not be read: each member's conditions will say
-                if (byHandle[h] != null && heldFor[h] != stamp && arrival >= from[h] && arrival < fullUntil[h]) {
+        if (read) {
+            int found = index.collect();
+            int[] starts = index.found();
+            for (int i = 0; i < found; i++) {
+                int h = starts[i];
+                if (pickedFor[h] != stamp && arrival >= from[h] && arrival < fullUntil[h] && index.mayBegin(h)) {
                     n = pick(h, n, stamp);
                 }
             }
         } else {
-            int[] starts = startIndex.found();
-            for (int i = 0; i < found; i++) {
-                int h = starts[i];
-                if (pickedFor[h] != stamp && arrival >= from[h] && arrival < fullUntil[h]) {
+            for (int h = 0; h < handleCount; h++) {
+                if (byHandle[h] != null && pickedFor[h] != stamp && arrival >= from[h] && arrival < fullUntil[h]) {
                     n = pick(h, n, stamp);
                 }
             }
@@ -303,6 +326,7 @@ public final class SharedEventBuffer<T> {
             int h = picked[i];
             CepOperator<T> member = byHandle[h];
             boolean held = heldFor[h] == stamp;
+            visit(h);
             if (arrival < fullUntil[h]) {
                 if (held) {
                     member.match(keyId, event, timestamp);
@@ -314,6 +338,79 @@ public final class SharedEventBuffer<T> {
             }
         }
     }
+
+    /**
+     * A rule version is visited in this watermark's round: it is handed an event, or keys of it are due. Its round
+     * opens on the first visit, and it is listed for {@link #takeVisited}.
+     */
+    private void visit(int h) {
+        if (visitedIn[h] != round) {
+            visitedIn[h] = round;
+            byHandle[h].openRound();
+            listVisited(h);
+        }
+    }
+
+    private void listVisited(int h) {
+        if (!listedVisited[h]) {
+            listedVisited[h] = true;
+            if (visitedCount == visited.length) {
+                visited = Arrays.copyOf(visited, visitedCount * 2);
+            }
+            visited[visitedCount++] = h;
+        }
+    }
+
+    /** A rule version's key is next due at {@code time} (its expiry table took an entry). */
+    void memberDue(int handle, long time) {
+        dueMembers.add(Math.max(time, releasedUpTo + 1), handle);
+    }
+
+    /** Visits the rule versions with keys due at the watermark of this round. */
+    void visitDue(long watermark) {
+        int n = dueMembers.takeDue(watermark);
+        for (int i = 0; i < n; i++) {
+            int h = dueMembers.takenKey(i);
+            if (h < byHandle.length && byHandle[h] != null) {
+                visit(h);
+            }
+        }
+        dueMembers.trimTaken();
+    }
+
+    /** @return whether {@code member} was visited in this watermark's round */
+    boolean visitedThisRound(CepOperator<T> member) {
+        return visitedIn[handleOf(member)] == round;
+    }
+
+    /** Lists {@code member} for the next {@link #takeVisited}: its counters changed outside a round. */
+    void touchedOutsideRound(CepOperator<T> member) {
+        listVisited(handleOf(member));
+    }
+
+    /**
+     * Hands out the handles of the rule versions visited since the last call, and forgets them.
+     *
+     * @param out receives the handles (and is returned, grown if needed)
+     * @return the handles, {@link #takenVisited()} of them
+     */
+    int[] takeVisited(int[] out) {
+        int[] o = out.length >= visitedCount ? out : new int[visitedCount];
+        for (int i = 0; i < visitedCount; i++) {
+            o[i] = visited[i];
+            listedVisited[visited[i]] = false;
+        }
+        takenVisited = visitedCount;
+        visitedCount = 0;
+        return o;
+    }
+
+    /** @return how many handles the last {@link #takeVisited} handed out */
+    int takenVisited() {
+        return takenVisited;
+    }
+
+    private int takenVisited;
 
     private int pick(int h, int n, long stamp) {
         if (n == picked.length) {

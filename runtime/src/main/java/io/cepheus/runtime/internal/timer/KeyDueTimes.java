@@ -39,11 +39,28 @@ public final class KeyDueTimes {
     private long polledTime;
     /** The watermark of the latest {@link #collectDue}. */
     private long collectedAt = Long.MIN_VALUE;
+    /** Told the time of each entry that goes into the wheel; null for none. */
+    private java.util.function.LongConsumer wheelEntries;
 
     /** @param wheel the buckets future entries wait in */
     public KeyDueTimes(KeyDueWheel wheel) {
         this.wheel = wheel;
         Arrays.fill(times, UNARMED);
+    }
+
+    /**
+     * Tells {@code listener} the time of every entry that goes into the wheel from now on, so that an owner of many
+     * of these (a rule set's versions) can keep one wheel of when each is next due and visit only those due.
+     */
+    public void onWheelEntry(java.util.function.LongConsumer listener) {
+        this.wheelEntries = listener;
+    }
+
+    private void toWheel(long time, int id) {
+        wheel.add(time, id);
+        if (wheelEntries != null) {
+            wheelEntries.accept(time);
+        }
     }
 
     /** Makes room for key ids below {@code ids}. */
@@ -88,7 +105,7 @@ public final class KeyDueTimes {
             dueNow.push(time, id);
             return;
         }
-        wheel.add(time, id);
+        toWheel(time, id);
     }
 
     /**
@@ -121,7 +138,7 @@ public final class KeyDueTimes {
             if (next == UNARMED) {
                 armed--; // a parked entry that nothing took up
             } else if (next > watermark) {
-                wheel.add(next, id);
+                toWheel(next, id);
             } else {
                 dueNow.push(next, id);
             }
@@ -145,7 +162,7 @@ public final class KeyDueTimes {
             long next = times[2 * id + 1];
             if (next != UNARMED && next > collectedAt) {
                 times[2 * id] = next; // parked, then taken up by a later time before it came out
-                wheel.add(next, id);
+                toWheel(next, id);
                 continue;
             }
             times[2 * id] = UNARMED;
