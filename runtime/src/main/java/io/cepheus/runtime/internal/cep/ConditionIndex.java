@@ -55,9 +55,12 @@ final class ConditionIndex<T> {
     private int[] always = NO_HANDLES;
     private NumberField[] numberFields = new NumberField[0];
     private TextField[] textFields = new TextField[0];
-    /** By handle: the checks of the ways to begin and to go on. */
-    private WayChecks[] startChecks = new WayChecks[0];
-    private WayChecks[] waitChecks = new WayChecks[0];
+    /** The checks of every version's ways; by handle, the entries of its ways to begin and to go on. */
+    private final WayChecks checks = new WayChecks();
+    private int[] startChecks = new int[0];
+    private int[] waitChecks = new int[0];
+    /** The entry of ways that need nothing. */
+    private int alwaysPasses;
 
     // what collect() found
     private int[] found = new int[16];
@@ -140,12 +143,12 @@ final class ConditionIndex<T> {
 
     /** @return whether the event last read may begin a partial match of the version */
     boolean mayBegin(int handle) {
-        return startChecks[handle].anyPasses(fields);
+        return checks.anyPasses(startChecks[handle], fields);
     }
 
     /** @return whether the event last read may change a partial match the version has waiting */
     boolean mayChange(int handle) {
-        return waitChecks[handle].anyPasses(fields);
+        return checks.anyPasses(waitChecks[handle], fields);
     }
 
     /**
@@ -181,17 +184,18 @@ final class ConditionIndex<T> {
         for (int h : waysOf.keySet()) {
             handles = Math.max(handles, h + 1);
         }
-        startChecks = new WayChecks[handles];
-        waitChecks = new WayChecks[handles];
+        checks.clear();
+        alwaysPasses = checks.add(List.of(List.of()), fields);
+        startChecks = new int[handles];
+        waitChecks = new int[handles];
         // what each way to begin requires, and how many ways share each (field, value) and each field's ranges
         Map<Object, Integer> shared = new HashMap<>();
         List<Integer> wayHandles = new ArrayList<>();
         List<List<FieldRequirement<T>>> required = new ArrayList<>();
         for (Map.Entry<Integer, Ways<T>> e : waysOf.entrySet()) {
             int h = e.getKey();
-            startChecks[h] = WayChecks.of(e.getValue().start(), fields);
-            waitChecks[h] = e.getValue().waiting() == null ? WayChecks.ALWAYS
-                    : WayChecks.of(e.getValue().waiting(), fields);
+            startChecks[h] = checks.add(e.getValue().start(), fields);
+            waitChecks[h] = e.getValue().waiting() == null ? alwaysPasses : checks.add(e.getValue().waiting(), fields);
             for (List<Condition<T>> way : e.getValue().start()) {
                 List<FieldRequirement<T>> rs = WayChecks.requirements(way);
                 wayHandles.add(h);

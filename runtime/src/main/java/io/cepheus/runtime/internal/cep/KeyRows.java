@@ -26,8 +26,8 @@ final class KeyRows {
 
     private KeyRows(boolean compact) {
         this.rowOfKey = compact ? new IntIntHashMap() : null;
-        this.keyOfRow = compact ? new int[64] : null;
-        this.freeRows = compact ? new int[64] : null;
+        this.keyOfRow = compact ? new int[4] : null;
+        this.freeRows = compact ? new int[4] : null;
     }
 
     /** @return rows that are the shard's key ids */

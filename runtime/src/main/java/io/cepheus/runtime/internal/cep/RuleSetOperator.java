@@ -138,7 +138,7 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
     }
 
     private Member<T> join(RuleVersion rule, CompiledPattern<T> pattern) {
-        CepOperator<T> op = new CepOperator<>(operatorId, pattern, options, tieBreaker, keys, shard.timers(),
+        CepOperator<T> op = CepOperator.forRuleVersion(operatorId, pattern, options, tieBreaker, keys, shard.timers(),
                 spec.output(rule, shard));
         op.keyRelease(id -> keyRelease.idle(id));
         op.ruleVersionOf(buffer, buffer.buffer().arrivals());

@@ -11,44 +11,85 @@ import java.util.Set;
 /**
  * Whether an event may meet one of a rule version's ways (to begin a partial match, or to change a waiting one),
  * judged from the fields {@link EventFields} read: a way passes unless a requirement of one of its conditions fails
- * on a value that was read. Checking costs a few comparisons on values already read, so a version an event cannot
- * affect is not touched at all; the version's matcher stays the judge of every event that passes.
+ * on a value that was read. The version's matcher stays the judge of every event that passes.
  *
- * <p>Immutable once built; used by the shard's worker thread.
+ * <p>The checks of every version live in two flat arrays, one entry per version and kind of way, so that checking the
+ * few versions an event concerns reads a few neighbouring ints and doubles, not a chain of small objects per version
+ * (with a thousand rules those misses cost more than the checks). An entry is: the number of ways ({@link #ALWAYS}:
+ * one needs nothing), then per way the number of checks and per check {@code kind, field slot, data index, count};
+ * numbers sit in {@code data} (a range's bounds, or the sorted values), string sets in {@code texts}.
+ *
+ * <p>Built with the index and read by the shard's worker thread.
  */
 final class WayChecks {
 
-    /** Ways of which one may always be met (a way without requirements). */
-    static final WayChecks ALWAYS = new WayChecks(null);
-    /** No way at all: nothing can be met. */
-    static final WayChecks NEVER = new WayChecks(new Check[0][]);
+    /** An entry whose ways need nothing: every event passes. */
+    static final int ALWAYS = -1;
 
-    /** One array of checks per way; null: always passes. */
-    private final Check[][] ways;
+    private static final int RANGE = 0;
+    private static final int ONE_OF = 1;
+    private static final int TEXT = 2;
 
-    private WayChecks(Check[][] ways) {
-        this.ways = ways;
+    private int[] code = new int[64];
+    private int codeSize;
+    private double[] data = new double[64];
+    private int dataSize;
+    private final List<Set<String>> texts = new ArrayList<>();
+
+    /** Forgets every entry (before the index is rebuilt). */
+    void clear() {
+        codeSize = 0;
+        dataSize = 0;
+        texts.clear();
     }
 
     /**
      * @param ways   the ways, each as conditions that must all hold
      * @param fields where the requirements' fields are registered
      * @param <T>    the event type
-     * @return the checks; {@link #ALWAYS} if a way has no requirement
+     * @return the entry of the ways
      */
-    static <T> WayChecks of(List<List<Condition<T>>> ways, EventFields<T> fields) {
-        List<Check[]> out = new ArrayList<>();
+    <T> int add(List<List<Condition<T>>> ways, EventFields<T> fields) {
         for (List<Condition<T>> way : ways) {
-            List<Check> checks = new ArrayList<>();
-            for (FieldRequirement<T> r : requirements(way)) {
-                checks.add(new Check(fields.slotOf(r), r));
+            if (requirements(way).isEmpty()) {
+                return emit(ALWAYS);
             }
-            if (checks.isEmpty()) {
-                return ALWAYS;
-            }
-            out.add(checks.toArray(new Check[0]));
         }
-        return out.isEmpty() ? NEVER : new WayChecks(out.toArray(new Check[0][]));
+        int entry = emit(ways.size());
+        for (List<Condition<T>> way : ways) {
+            List<FieldRequirement<T>> rs = requirements(way);
+            emit(rs.size());
+            for (FieldRequirement<T> r : rs) {
+                int slot = fields.slotOf(r);
+                switch (r.kind()) {
+                    case NUMBER_BETWEEN -> {
+                        emit(RANGE);
+                        emit(slot);
+                        emit(store(r.min(), r.max()));
+                        emit(2);
+                    }
+                    case NUMBER_ONE_OF -> {
+                        double[] values = r.numbers();
+                        for (int i = 0; i < values.length; i++) {
+                            values[i] += 0.0; // -0.0 and 0.0 are one value
+                        }
+                        Arrays.sort(values);
+                        emit(ONE_OF);
+                        emit(slot);
+                        emit(store(values));
+                        emit(values.length);
+                    }
+                    case TEXT_ONE_OF -> {
+                        texts.add(Set.copyOf(r.texts()));
+                        emit(TEXT);
+                        emit(slot);
+                        emit(texts.size() - 1);
+                        emit(0);
+                    }
+                }
+            }
+        }
+        return entry;
     }
 
     /** @return the requirements the conditions of a way state */
@@ -62,81 +103,71 @@ final class WayChecks {
         return rs;
     }
 
-    /** @return whether the event whose fields were read last may meet one of the ways */
-    boolean anyPasses(EventFields<?> fields) {
-        Check[][] ws = ways;
-        if (ws == null) {
+    /** @return whether the event whose fields were read last may meet one of the ways of {@code entry} */
+    boolean anyPasses(int entry, EventFields<?> fields) {
+        int[] c = code;
+        int ways = c[entry];
+        if (ways == ALWAYS) {
             return true;
         }
-        for (Check[] way : ws) {
-            if (allPass(way, fields)) {
+        int at = entry + 1;
+        for (int w = 0; w < ways; w++) {
+            int checks = c[at++];
+            int end = at + 4 * checks;
+            boolean all = true;
+            for (; at < end; at += 4) {
+                if (all && !passes(c[at], c[at + 1], c[at + 2], c[at + 3], fields)) {
+                    all = false; // skip the way's other checks, but step over them
+                }
+            }
+            if (all) {
                 return true;
             }
         }
         return false;
     }
 
-    private static boolean allPass(Check[] way, EventFields<?> fields) {
-        for (Check c : way) {
-            if (!c.passes(fields)) {
-                return false;
-            }
+    /** A value the reader could not place (NaN, null) passes: the condition will tell. */
+    private boolean passes(int kind, int slot, int d, int count, EventFields<?> fields) {
+        if (kind == TEXT) {
+            String s = fields.text(slot);
+            return s == null || texts.get(d).contains(s);
         }
-        return true;
+        double x = fields.number(slot);
+        if (x != x) {
+            return true;
+        }
+        double[] v = data;
+        if (kind == RANGE) {
+            return x >= v[d] && x <= v[d + 1];
+        }
+        x += 0.0;
+        if (count <= 8) {
+            for (int i = d; i < d + count; i++) {
+                if (v[i] == x) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        return Arrays.binarySearch(v, d, d + count, x) >= 0;
     }
 
-    /** One requirement, on a field's slot. */
-    private static final class Check {
-        private final int slot;
-        private final FieldRequirement.Kind kind;
-        private final double[] sorted;
-        private final double min;
-        private final double max;
-        private final Set<String> texts;
-
-        Check(int slot, FieldRequirement<?> r) {
-            this.slot = slot;
-            this.kind = r.kind();
-            double[] values = r.numbers();
-            for (int i = 0; i < values.length; i++) {
-                values[i] += 0.0; // -0.0 and 0.0 are one value
-            }
-            Arrays.sort(values);
-            this.sorted = values;
-            this.min = r.min();
-            this.max = r.max();
-            this.texts = Set.copyOf(r.texts());
+    private int emit(int value) {
+        if (codeSize == code.length) {
+            code = Arrays.copyOf(code, codeSize * 2);
         }
+        code[codeSize] = value;
+        return codeSize++;
+    }
 
-        /** A value the reader could not place (NaN, null) passes: the condition will tell. */
-        boolean passes(EventFields<?> fields) {
-            switch (kind) {
-                case NUMBER_BETWEEN: {
-                    double x = fields.number(slot);
-                    return x != x || (x >= min && x <= max);
-                }
-                case NUMBER_ONE_OF: {
-                    double x = fields.number(slot);
-                    if (x != x) {
-                        return true;
-                    }
-                    x += 0.0;
-                    double[] s = sorted;
-                    if (s.length <= 8) {
-                        for (double v : s) {
-                            if (v == x) {
-                                return true;
-                            }
-                        }
-                        return false;
-                    }
-                    return Arrays.binarySearch(s, x) >= 0;
-                }
-                default: {
-                    String s = fields.text(slot);
-                    return s == null || texts.contains(s);
-                }
-            }
+    private int store(double... values) {
+        if (dataSize + values.length > data.length) {
+            data = Arrays.copyOf(data, Math.max(data.length * 2, dataSize + values.length));
         }
+        System.arraycopy(values, 0, data, dataSize, values.length);
+        int at = dataSize;
+        dataSize += values.length;
+        return at;
     }
 }

@@ -17,7 +17,7 @@ import java.util.Arrays;
  */
 public final class KeyDueHeap {
 
-    private long[] entries = new long[32];
+    private long[] entries = new long[4];
     private int size;
 
     /** @return whether no entry is left */

@@ -32,7 +32,7 @@ public final class KeyDueTimes {
     public static final long UNARMED = Long.MAX_VALUE;
 
     /** At {@code 2 * id} the key's entry that counts (or {@link #UNARMED}), at {@code 2 * id + 1} its next due time. */
-    private long[] times = new long[128];
+    private long[] times;
     private final KeyDueWheel wheel;
     private final KeyDueHeap dueNow = new KeyDueHeap();
     private long armed;
@@ -44,7 +44,16 @@ public final class KeyDueTimes {
 
     /** @param wheel the buckets future entries wait in */
     public KeyDueTimes(KeyDueWheel wheel) {
+        this(wheel, 64);
+    }
+
+    /**
+     * @param wheel the buckets future entries wait in
+     * @param keys  the key ids to make room for at first (more are made room for with {@link #ensureKeys})
+     */
+    public KeyDueTimes(KeyDueWheel wheel, int keys) {
         this.wheel = wheel;
+        this.times = new long[2 * Math.max(1, keys)];
         Arrays.fill(times, UNARMED);
     }
 

@@ -35,7 +35,7 @@ public final class KeyDueWheel {
     /** Every entry with a time at or before this has been taken. */
     private long takenUpTo = Long.MIN_VALUE;
 
-    private long[] taken = new long[64];
+    private long[] taken = new long[8];
     private int takenCount;
 
     /**
