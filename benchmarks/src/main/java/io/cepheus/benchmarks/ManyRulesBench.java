@@ -142,7 +142,7 @@ public final class ManyRulesBench {
      *
      * @return {matches, checksum}
      */
-    private static long[] run(WorkloadStream stream, List<Pattern<BenchEvent>> patterns, int events) {
+    static long[] run(WorkloadStream stream, List<Pattern<BenchEvent>> patterns, int events) {
         long[] tally = new long[2];
         CepEngine<BenchEvent> engine = CepEngine.<BenchEvent>builder().shards(1).build();
         RuleStream<BenchEvent> set = engine.keyBy(BenchEvent::key).rules().select((rule, key, match, ts) -> {
