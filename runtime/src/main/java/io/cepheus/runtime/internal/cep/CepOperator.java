@@ -771,11 +771,12 @@ public final class CepOperator<T> extends KeyedOperator<T> {
      * a window fill two or three buckets. It holds the few keys the version matches, so coarse slices cost little
      * (an entry is looked at when its version is due, a few times before its own time), and a rule set of a
      * thousand versions keeps a thousand small tables, not a thousand of a few thousand buckets each or of dozens
-     * of half-empty bucket arrays each (measured on W5 with 1,000 rules: 7 MB of the rule set's heap).
+     * of half-empty bucket arrays each (measured on W5 with 1,000 rules: 7 MB of the rule set's heap); an emptied
+     * bucket gives its array back.
      */
     private static KeyDueWheel compactWheelFor(long window) {
         long scale = window > 0 ? window : 60_000;
-        return new KeyDueWheel(Math.max(1, Long.highestOneBit(scale)), 8);
+        return new KeyDueWheel(Math.max(1, Long.highestOneBit(scale)), 8, 16);
     }
 
     /**

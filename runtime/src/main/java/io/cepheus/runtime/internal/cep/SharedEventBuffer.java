@@ -105,7 +105,9 @@ public final class SharedEventBuffer<T> {
         b.idle = idle;
         b.holders = new KeyHolders();
         b.index = new ConditionIndex<>();
-        b.dueMembers = KeyDueWheel.sizedFor(60_000, 240_000);
+        // one-second slices, a lap of over four minutes; an emptied slice gives its room back (it held one entry per
+        // version expiry armed in that second, and would keep that room for every later lap)
+        b.dueMembers = new KeyDueWheel(1_024, 256, 64);
         return b;
     }
 

@@ -25,6 +25,8 @@ public final class KeyDueWheel {
 
     /** A bucket left empty with more room than this (longs) gives its array back. */
     private static final int TRIM_ABOVE = 2048;
+    /** A bucket emptied with an array longer than this gives it back (see {@link #KeyDueWheel(long, int, int)}). */
+    private final int trimAbove;
 
     private final int shift;
     private final int mask;
@@ -43,6 +45,18 @@ public final class KeyDueWheel {
      * @param bucketCount the number of buckets (rounded up to a power of two), at least 1
      */
     public KeyDueWheel(long sliceWidth, int bucketCount) {
+        this(sliceWidth, bucketCount, TRIM_ABOVE);
+    }
+
+    /**
+     * @param sliceWidth  the width of a bucket's time slice in ms (rounded down to a power of two), at least 1
+     * @param bucketCount the number of buckets (rounded up to a power of two), at least 1
+     * @param trimAbove   an emptied bucket whose array holds more than this many longs gives it back: a small value
+     *                    for many small wheels, whose emptied buckets would otherwise each keep the room of their
+     *                    busiest slice
+     */
+    public KeyDueWheel(long sliceWidth, int bucketCount, int trimAbove) {
+        this.trimAbove = trimAbove;
         if (sliceWidth < 1 || bucketCount < 1 || bucketCount > 1 << 20) {
             throw new IllegalArgumentException("slice width " + sliceWidth + " and bucket count " + bucketCount
                     + " must be at least 1 (at most 2^20 buckets)");
@@ -156,7 +170,7 @@ public final class KeyDueWheel {
         }
         size -= n - kept;
         sizes[b] = kept;
-        if (kept == 0 && entries.length > TRIM_ABOVE) {
+        if (kept == 0 && entries.length > trimAbove) {
             buckets[b] = null; // a burst of keys is gone: give its memory back
         }
     }
