@@ -53,7 +53,8 @@ import java.util.Locale;
  * matches, so set it against another kind with {@code --results-differ}), {@code rule:Wn} (the engine as
  * {@code engine} runs it, the pattern read from the workload's rule file, {@code rules/wN.json}, and compiled for the
  * events' record) and {@code map:Wn} (the same rule compiled for map events, the stream's events turned into maps
- * of their fields beforehand, as the command line reads CSV). Workload specs print the same
+ * of their fields beforehand, as the command line reads CSV), {@code rules:R} (W5: R rules in one rule set of the
+ * engine, {@link ManyRulesBench}; builds that have it). Workload specs print the same
  * fingerprint whatever their kind, so that {@code PairedBuilds --vs} can set one kind against another.
  *
  * <p>Speed is on this thread's CPU time, except for {@code threads}: there the work is on other threads, so it
@@ -72,6 +73,8 @@ public final class PairedBuildRun {
     private final WindowAssigner<WindowBench.Ev> assigner;
     /** For {@code map}: the stream's events as maps of their fields, what the command line makes of CSV rows. */
     private final java.util.Map<String, Object>[] mapEvents;
+    /** For {@code rules}: W5's rules, compiled; null otherwise. */
+    private java.util.List<io.cepheus.pattern.Pattern<BenchEvent>> manyRules;
 
     /** One class file only, no nested ones: {@link PairedBuilds} copies exactly this file next to the other jar. */
     PairedBuildRun(String spec) {
@@ -103,6 +106,22 @@ public final class PairedBuildRun {
                 windowEvents = null;
                 assigner = null;
                 mapEvents = kind.equals("map") ? asMaps(stream.events()) : null;
+            }
+            case "rules" -> {
+                // W5: R rules in one rule set (io.cepheus.benchmarks.ManyRulesBench), from builds that have it
+                int ruleCount = Integer.parseInt(parts[1]);
+                stream = io.cepheus.benchmarks.workloads.ManyRulesWorkload.stream();
+                manyRules = new java.util.ArrayList<>();
+                for (io.cepheus.rules.Rule r : io.cepheus.benchmarks.workloads.ManyRulesWorkload.rules(ruleCount)) {
+                    manyRules.add(r.compile(BenchEvent.class));
+                }
+                sortedKeys = null;
+                sortedTimes = null;
+                sortedEvents = null;
+                windowEvents = null;
+                assigner = null;
+                mapEvents = null;
+                shards = 1;
             }
             case "window" -> {
                 String[] s = parts[1].split("/");
@@ -155,6 +174,10 @@ public final class PairedBuildRun {
             case "map" -> runMaps(stream, mapEvents);
             case "floor" -> runFloor(stream);
             case "sorted" -> runSorted(stream.workload(), sortedKeys, sortedTimes, sortedEvents);
+            case "rules" -> {
+                long[] r = ManyRulesBench.run(stream, manyRules, stream.size());
+                yield fingerprint(r[0], 0, r[1]);
+            }
             default -> {
                 long[] r = WindowBench.run(windowEvents, w -> w.aggregate(new WindowBench.CountSum()), assigner);
                 yield "results=" + r[1] + ",checksum=" + r[2];

@@ -124,9 +124,7 @@ public final class CepOperator<T> extends KeyedOperator<T> {
 
     /** Each key's row in {@link #states}, {@link #touchedStamp} and {@link #expiries}. */
     private KeyRows rows = KeyRows.keyIds();
-    /** Null unless this operator is a rule version: the rule set's record of the versions holding each key. */
-    private KeyHolders holders;
-    /** A rule version's handle in its rule set's buffer, under which it tells {@link #holders} of its keys; else -1. */
+    /** A rule version's handle in its rule set's buffer, under which the rule set knows it; else -1. */
     private int ruleHandle = -1;
     private final CompiledPattern<T> pattern;
     /** By row: the key's NFA state, or null when the operator holds no matching state for it. */
@@ -263,12 +261,12 @@ public final class CepOperator<T> extends KeyedOperator<T> {
     public void ruleVersionOf(SharedEventBuffer<T> ruleSetBuffer, long firstArrival) {
         this.shared = java.util.Objects.requireNonNull(ruleSetBuffer, "ruleSetBuffer");
         this.buffer = ruleSetBuffer.buffer();
-        this.rows = KeyRows.compact(); // a rule set may hold many versions, each matching few of the keys
-        this.holders = ruleSetBuffer.holders();
+        this.rows = KeyRows.heldIn(ruleSetBuffer.holders()); // many versions, each matching few of the keys
         if (ruleHandle < 0) { // (a restore makes a version join again: it is told once)
             expiries.onWheelEntry(time -> ruleSetBuffer.memberDue(ruleHandle, time));
         }
         this.ruleHandle = ruleSetBuffer.joinAt(this, firstArrival);
+        rows.holder(ruleHandle);
     }
 
     /**
@@ -736,10 +734,7 @@ public final class CepOperator<T> extends KeyedOperator<T> {
         states[row] = null;
         liveStates--;
         matcher.release(state); // recycled for the next new key: no allocation per short-lived key
-        rows.remove(id, row);
-        if (holders != null) {
-            holders.released(id, ruleHandle);
-        }
+        rows.remove(id, row); // (for a rule version: the rule set no longer counts it among the key's holders)
         keyRelease.idle(id);
     }
 
@@ -797,9 +792,6 @@ public final class CepOperator<T> extends KeyedOperator<T> {
             states[row] = matcher.newState(keys.keyOf(id));
             liveStates++;
             touchedStamp[row] = 0;
-            if (holders != null) {
-                holders.held(id, ruleHandle);
-            }
         }
         return row;
     }

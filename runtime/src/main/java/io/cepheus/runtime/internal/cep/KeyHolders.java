@@ -9,7 +9,8 @@ import java.util.Arrays;
  * matching. A key none holds is freed.
  *
  * <p>Each key's holders are a linked list of nodes in pooled arrays, so that holding and letting go allocate
- * nothing once the pool has grown: a key costs one int when nothing holds it, and a node per version holding it.
+ * nothing once the pool has grown: a key costs one int when nothing holds it, and a node per version holding it. A
+ * node also keeps the version's row of the key ({@link KeyRows}).
  *
  * <p>Owned by the shard's worker thread, like the rule set's buffer that holds it.
  */
@@ -22,11 +23,13 @@ final class KeyHolders {
     private int[] head = new int[64];
     private int[] nodeHolder = new int[64];
     private int[] nodeNext = new int[64];
+    /** By node: the holder's row of the key ({@link KeyRows}). */
+    private int[] nodeRow = new int[64];
     private int freeNodes = NONE;
     private int usedNodes = 1;
 
-    /** The version {@code holder} made a state for the key. */
-    void held(int keyId, int holder) {
+    /** The version {@code holder} made a state for the key, in its row {@code row}. */
+    void held(int keyId, int holder, int row) {
         if (keyId >= head.length) {
             head = Arrays.copyOf(head, Math.max(keyId + 1, head.length * 2));
         }
@@ -38,9 +41,11 @@ final class KeyHolders {
             if (node == nodeHolder.length) {
                 nodeHolder = Arrays.copyOf(nodeHolder, node * 2);
                 nodeNext = Arrays.copyOf(nodeNext, node * 2);
+                nodeRow = Arrays.copyOf(nodeRow, node * 2);
             }
         }
         nodeHolder[node] = holder;
+        nodeRow[node] = row;
         nodeNext[node] = head[keyId];
         head[keyId] = node;
     }
@@ -61,6 +66,19 @@ final class KeyHolders {
             }
         }
         throw new IllegalStateException("version " + holder + " let go of key id " + keyId + ", which it did not hold");
+    }
+
+    /** @return the row in which {@code holder} keeps the key, or -1 if it does not hold it */
+    int rowOf(int keyId, int holder) {
+        if (keyId >= head.length) {
+            return -1;
+        }
+        for (int node = head[keyId]; node != NONE; node = nodeNext[node]) {
+            if (nodeHolder[node] == holder) {
+                return nodeRow[node];
+            }
+        }
+        return -1;
     }
 
     /** @return whether some version holds state for the key */

@@ -1,6 +1,5 @@
 package io.cepheus.runtime.internal.cep;
 
-import com.carrotsearch.hppc.IntIntHashMap;
 import java.util.Arrays;
 
 /**
@@ -8,60 +7,67 @@ import java.util.Arrays;
  *
  * <p>A pattern registered on the stream uses the shard's key id as the row ({@link #keyIds()}): no lookup on the
  * hot path, arrays as long as the shard's key ids, which the stream's keys need anyway. A rule version uses rows of
- * its own ({@link #compact()}): a row is given to a key when the version starts holding state for it and taken back
+ * its own ({@link #heldIn}): a row is given to a key when the version starts holding state for it and taken back
  * when it frees the key, so the version's arrays follow what it holds, not the shard's key count. A rule set of a
  * thousand rules over a million keys would otherwise keep a thousand arrays of a million rows (about 28 bytes per key
- * id and rule) however few keys each rule is matching; compact rows cost one hash lookup per event and rule instead.
+ * id and rule) however few keys each rule is matching. The row is kept in the rule set's record of which versions
+ * hold each key ({@link KeyHolders}), which the rule set walks for every event anyway: finding a version's row is a
+ * step along that short list, and a version keeps no hash table of its keys.
  *
  * <p>Owned by the shard's worker thread, like the operator that uses it.
  */
 final class KeyRows {
 
     /** Null when the row is the key id. */
-    private final IntIntHashMap rowOfKey;
+    private final KeyHolders holders;
+    private int holder = -1;
     private int[] keyOfRow;
     private int[] freeRows;
     private int freeCount;
     private int usedRows;
 
-    private KeyRows(boolean compact) {
-        this.rowOfKey = compact ? new IntIntHashMap() : null;
-        this.keyOfRow = compact ? new int[4] : null;
-        this.freeRows = compact ? new int[4] : null;
+    private KeyRows(KeyHolders holders) {
+        this.holders = holders;
+        this.keyOfRow = holders != null ? new int[4] : null;
+        this.freeRows = holders != null ? new int[4] : null;
     }
 
     /** @return rows that are the shard's key ids */
     static KeyRows keyIds() {
-        return new KeyRows(false);
+        return new KeyRows(null);
     }
 
-    /** @return rows given out to the keys held and taken back when they are freed */
-    static KeyRows compact() {
-        return new KeyRows(true);
+    /**
+     * @param holders the rule set's record of the versions holding each key, which keeps the rows
+     * @return rows given out to the keys held and taken back when they are freed
+     */
+    static KeyRows heldIn(KeyHolders holders) {
+        return new KeyRows(java.util.Objects.requireNonNull(holders, "holders"));
+    }
+
+    /** Sets the version these rows are of: its handle in the rule set (when it joins, before it holds a key). */
+    void holder(int handle) {
+        this.holder = handle;
     }
 
     /** @return whether the row of a key is its id */
     boolean areKeyIds() {
-        return rowOfKey == null;
+        return holders == null;
     }
 
     /** @return the key's row, or -1 if it has none (never -1 when rows are key ids) */
     int rowOf(int keyId) {
-        if (rowOfKey == null) {
-            return keyId;
-        }
-        int slot = rowOfKey.indexOf(keyId);
-        return slot >= 0 ? rowOfKey.indexGet(slot) : -1;
+        return holders == null ? keyId : holders.rowOf(keyId, holder);
     }
 
     /** @return the key id whose row {@code row} is */
     int keyOf(int row) {
-        return rowOfKey == null ? row : keyOfRow[row];
+        return holders == null ? row : keyOfRow[row];
     }
 
-    /** @return a row for a key that has none ({@link #rowOf} gave -1), or its id */
+    /** @return a row for a key that has none ({@link #rowOf} gave -1), or its id; the version now holds the key */
     int add(int keyId) {
-        if (rowOfKey == null) {
+        if (holders == null) {
             return keyId;
         }
         int row;
@@ -74,16 +80,16 @@ final class KeyRows {
             }
         }
         keyOfRow[row] = keyId;
-        rowOfKey.put(keyId, row);
+        holders.held(keyId, holder, row);
         return row;
     }
 
-    /** Takes the row of a freed key back, for the next key added. */
+    /** Takes the row of a freed key back, for the next key added; the version no longer holds the key. */
     void remove(int keyId, int row) {
-        if (rowOfKey == null) {
+        if (holders == null) {
             return;
         }
-        rowOfKey.remove(keyId);
+        holders.released(keyId, holder);
         if (freeCount == freeRows.length) {
             freeRows = Arrays.copyOf(freeRows, freeCount * 2);
         }

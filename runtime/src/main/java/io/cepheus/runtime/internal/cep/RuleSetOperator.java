@@ -114,6 +114,8 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
     private volatile Map<RuleVersion, RuleMetrics> gone = Map.of();
     private long lateEvents;
     private volatile long publishedLate;
+    /** How many members are retired and not gone yet. */
+    private int retiredMembers;
 
     /**
      * @param operatorId the rule set's id on the shard
@@ -193,6 +195,7 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
             Member<T> m = inForce(c.retired.id());
             if (m != null) {
                 m.retired = c.policy;
+                retiredMembers++;
                 buffer.retire(m.operator, c.policy == RetirePolicy.DRAIN, buffer.buffer().arrivals(),
                         buffer.buffer().size());
             }
@@ -216,6 +219,9 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
 
     /** Lets retired versions go once the events sent before their retirement are matched (and, draining, they hold nothing). */
     private void settleRetired() {
+        if (retiredMembers == 0) {
+            return; // (a thousand versions in force need no look each watermark)
+        }
         boolean changed = false;
         for (int i = members.size() - 1; i >= 0; i--) {
             Member<T> m = members.get(i);
@@ -239,6 +245,7 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
             gone = Map.copyOf(after);
             buffer.leave(m.operator);
             members.remove(i);
+            retiredMembers--;
             changed = true;
         }
         if (changed) {
@@ -268,9 +275,10 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
             return false;
         }
         buffer.release(newWatermark); // to the versions it concerns, by arrival; with none, keys are freed
-        for (int i = 0; i < members.size(); i++) {
-            CepOperator<T> op = members.get(i).operator;
-            if (buffer.visitedThisRound(op)) { // only versions handed events have keys to advance
+        // only versions handed events have keys to advance, in the order the versions joined
+        for (int i = 0, n = buffer.sortRound(); i < n; i++) {
+            CepOperator<T> op = buffer.roundMember(i);
+            if (op != null) {
                 op.beginWatermark(newWatermark);
             }
         }
@@ -280,9 +288,10 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
     @Override
     public void endWatermark() {
         buffer.visitDue(watermark);
-        for (int i = 0; i < members.size(); i++) {
-            CepOperator<T> op = members.get(i).operator;
-            if (buffer.visitedThisRound(op)) { // handed events, or keys due: the others have nothing to do
+        // the versions handed events or with keys due: the others have nothing to do
+        for (int i = 0, n = buffer.sortRound(); i < n; i++) {
+            CepOperator<T> op = buffer.roundMember(i);
+            if (op != null) {
                 op.endWatermarkAt(watermark);
             }
         }

@@ -72,6 +72,10 @@ public final class SharedEventBuffer<T> {
     private long round;
     /** Per handle, the last round its member was visited in. */
     private long[] visitedIn = new long[4];
+    /** The handles visited in this round, in the order of their first visit (join order once sorted). */
+    private int[] roundHandles = new int[16];
+    private int roundCount;
+    private long[] roundKeys = new long[16];
     /** When each member next has keys due (entries of its handle, some stale: a visit too many costs little). */
     private KeyDueWheel dueMembers;
     /** The members visited since {@link #takeVisited} last handed them out (their counters may have changed). */
@@ -142,6 +146,9 @@ public final class SharedEventBuffer<T> {
      * @return the member's handle, under which it tells {@link #holders()} of the keys it holds
      */
     int joinAt(CepOperator<T> member, long firstArrival) {
+        if (freeCount == 0 && handleCount > HANDLE_MASK) {
+            throw new IllegalStateException("a rule set takes at most " + (HANDLE_MASK + 1) + " versions per shard");
+        }
         int h = freeCount > 0 ? freeHandles[--freeCount] : handleCount++;
         if (h == byHandle.length) {
             int n = h * 2;
@@ -254,6 +261,7 @@ public final class SharedEventBuffer<T> {
         releasedUpTo = watermark;
         if (windowed) {
             round++; // each member's round opens when it is first visited (see visit)
+            roundCount = 0;
         } else {
             for (int i = 0; i < members.size(); i++) {
                 members.get(i).openRound();
@@ -350,8 +358,45 @@ public final class SharedEventBuffer<T> {
             visitedIn[h] = round;
             byHandle[h].openRound();
             listVisited(h);
+            if (roundCount == roundHandles.length) {
+                roundHandles = Arrays.copyOf(roundHandles, roundCount * 2);
+            }
+            roundHandles[roundCount++] = h;
         }
     }
+
+    /**
+     * Puts the rule versions visited in this round in the order they joined, for {@link #roundMember}.
+     *
+     * @return how many there are
+     */
+    int sortRound() {
+        int n = roundCount;
+        if (roundKeys.length < n) {
+            roundKeys = new long[roundHandles.length];
+        }
+        for (int i = 0; i < n; i++) {
+            int h = roundHandles[i];
+            roundKeys[i] = joinOrder[h] << HANDLE_BITS | h;
+        }
+        Arrays.sort(roundKeys, 0, n);
+        for (int i = 0; i < n; i++) {
+            roundHandles[i] = (int) (roundKeys[i] & HANDLE_MASK);
+        }
+        return n;
+    }
+
+    /**
+     * @return the {@code i}th rule version visited in this round, in join order (after {@link #sortRound}), or null
+     *         if it left
+     */
+    CepOperator<T> roundMember(int i) {
+        return byHandle[roundHandles[i]];
+    }
+
+    /** Handles fit in 20 bits: a million rule versions on a shard. */
+    private static final int HANDLE_BITS = 20;
+    private static final long HANDLE_MASK = (1L << HANDLE_BITS) - 1;
 
     private void listVisited(int h) {
         if (!listedVisited[h]) {
@@ -378,11 +423,6 @@ public final class SharedEventBuffer<T> {
             }
         }
         dueMembers.trimTaken();
-    }
-
-    /** @return whether {@code member} was visited in this watermark's round */
-    boolean visitedThisRound(CepOperator<T> member) {
-        return visitedIn[handleOf(member)] == round;
     }
 
     /** Lists {@code member} for the next {@link #takeVisited}: its counters changed outside a round. */
