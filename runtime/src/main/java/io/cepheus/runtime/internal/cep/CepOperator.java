@@ -272,13 +272,14 @@ public final class CepOperator<T> extends KeyedOperator<T> {
     /**
      * Ends a watermark for a rule version its rule set visits at this watermark (it received events, or keys of it
      * are due): as {@link #endWatermark()}, at the rule set's watermark, which a version that received nothing in
-     * this round has not seen yet.
+     * this round has not seen yet. The rule set knows when each version's keys are due (every entry of this
+     * operator's expiry table is also one of the rule set's): without {@code keysDue} the table is not looked at.
      */
-    void endWatermarkAt(long newWatermark) {
+    void endWatermarkAt(long newWatermark, boolean keysDue) {
         if (newWatermark > watermark) {
             watermark = newWatermark;
         }
-        endWatermark();
+        endWatermark(keysDue);
     }
 
     /** @return this rule version's handle in its rule set's buffer (-1 if it is not one) */
@@ -503,7 +504,13 @@ public final class CepOperator<T> extends KeyedOperator<T> {
      */
     @Override
     public void endWatermark() {
-        expiries.collectDue(watermark);
+        endWatermark(true);
+    }
+
+    private void endWatermark(boolean keysDue) {
+        if (keysDue) {
+            expiries.collectDue(watermark);
+        }
         // The due keys are taken out first, in their (expiry, key id) order, so that they can be read ahead in
         // groups. Advancing and settling a due key changes only that key's entry, and re-arms it after the
         // watermark (what is left of its partial matches expires later), so no key comes out differently than

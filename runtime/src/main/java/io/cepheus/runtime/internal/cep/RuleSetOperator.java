@@ -292,7 +292,7 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
         for (int i = 0, n = buffer.sortRound(); i < n; i++) {
             CepOperator<T> op = buffer.roundMember(i);
             if (op != null) {
-                op.endWatermarkAt(watermark);
+                op.endWatermarkAt(watermark, buffer.roundMemberDue(i));
             }
         }
         settleRetired();

@@ -70,8 +70,9 @@ public final class SharedEventBuffer<T> {
     // a rule set's rounds: members are visited at a watermark only if they received events or have keys due
     /** The current watermark's round; a member's round opens when it is first visited in it. */
     private long round;
-    /** Per handle, the last round its member was visited in. */
+    /** Per handle, the last round its member was visited in, and the last in which it had keys due. */
     private long[] visitedIn = new long[4];
+    private long[] dueIn = new long[4];
     /** The handles visited in this round, in the order of their first visit (join order once sorted). */
     private int[] roundHandles = new int[16];
     private int roundCount;
@@ -161,6 +162,7 @@ public final class SharedEventBuffer<T> {
             pickedFor = Arrays.copyOf(pickedFor, n);
             heldFor = Arrays.copyOf(heldFor, n);
             visitedIn = Arrays.copyOf(visitedIn, n);
+            dueIn = Arrays.copyOf(dueIn, n);
             listedVisited = Arrays.copyOf(listedVisited, n);
         }
         members.add(member);
@@ -173,6 +175,7 @@ public final class SharedEventBuffer<T> {
         pickedFor[h] = 0;
         heldFor[h] = 0;
         visitedIn[h] = 0;
+        dueIn[h] = 0;
         listVisited(h);
         index.put(h, member.startConditions(), member.waitingConditions());
         return h;
@@ -420,9 +423,15 @@ public final class SharedEventBuffer<T> {
             int h = dueMembers.takenKey(i);
             if (h < byHandle.length && byHandle[h] != null) {
                 visit(h);
+                dueIn[h] = round;
             }
         }
         dueMembers.trimTaken();
+    }
+
+    /** @return whether the {@code i}th version of this round (see {@link #roundMember}) has keys due */
+    boolean roundMemberDue(int i) {
+        return dueIn[roundHandles[i]] == round;
     }
 
     /** Lists {@code member} for the next {@link #takeVisited}: its counters changed outside a round. */
