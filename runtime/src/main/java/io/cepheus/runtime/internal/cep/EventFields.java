@@ -80,6 +80,11 @@ final class EventFields<T> {
         }
     }
 
+    /** @return the numbers read from the last event, by slot (read only) */
+    double[] numbers() {
+        return numbers;
+    }
+
     /** @return the number read from the last event ({@code NaN}: none the reader could place) */
     double number(int slot) {
         return numbers[slot];

@@ -110,38 +110,45 @@ final class WayChecks {
         if (ways == ALWAYS) {
             return true;
         }
+        double[] numbers = fields.numbers();
         int at = entry + 1;
         for (int w = 0; w < ways; w++) {
-            int checks = c[at++];
-            int end = at + 4 * checks;
+            int end = at + 1 + 4 * c[at];
+            at++;
             boolean all = true;
+            // one loop with the common checks written out: called for every version an event may concern
             for (; at < end; at += 4) {
-                if (all && !passes(c[at], c[at + 1], c[at + 2], c[at + 3], fields)) {
-                    all = false; // skip the way's other checks, but step over them
+                int kind = c[at];
+                if (kind == TEXT) {
+                    String s = fields.text(c[at + 1]);
+                    if (s != null && !texts.get(c[at + 2]).contains(s)) {
+                        all = false;
+                        break;
+                    }
+                    continue;
+                }
+                double x = numbers[c[at + 1]];
+                if (x != x) {
+                    continue; // a value the reader could not place passes: the condition will tell
+                }
+                int d = c[at + 2];
+                boolean pass = kind == RANGE ? x >= data[d] && x <= data[d + 1]
+                        : c[at + 3] == 1 ? data[d] == x + 0.0 : oneOf(x + 0.0, d, c[at + 3]);
+                if (!pass) {
+                    all = false;
+                    break;
                 }
             }
             if (all) {
                 return true;
             }
+            at = end;
         }
         return false;
     }
 
-    /** A value the reader could not place (NaN, null) passes: the condition will tell. */
-    private boolean passes(int kind, int slot, int d, int count, EventFields<?> fields) {
-        if (kind == TEXT) {
-            String s = fields.text(slot);
-            return s == null || texts.get(d).contains(s);
-        }
-        double x = fields.number(slot);
-        if (x != x) {
-            return true;
-        }
+    private boolean oneOf(double x, int d, int count) {
         double[] v = data;
-        if (kind == RANGE) {
-            return x >= v[d] && x <= v[d + 1];
-        }
-        x += 0.0;
         if (count <= 8) {
             for (int i = d; i < d + count; i++) {
                 if (v[i] == x) {

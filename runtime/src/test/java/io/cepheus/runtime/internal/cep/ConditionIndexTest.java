@@ -94,6 +94,24 @@ class ConditionIndexTest {
     }
 
     @Test
+    void aLongInListIsSearchedAndItsOtherRequirementsChecked() {
+        ConditionIndex<Ev> index = new ConditionIndex<>();
+        double[] many = new double[12];
+        for (int i = 0; i < many.length; i++) {
+            many[i] = 10 * i;
+        }
+        index.put(0, way(type('A')), way(type('B'), value(many)));
+        assertTrue(index.read(new Ev('B', 70, null)));
+        assertTrue(index.mayChange(0));
+        assertTrue(index.read(new Ev('B', 75, null)));
+        assertFalse(index.mayChange(0));
+        assertTrue(index.read(new Ev('B', 110, null)));
+        assertTrue(index.mayChange(0));
+        assertTrue(index.read(new Ev('C', 110, null)));
+        assertFalse(index.mayChange(0));
+    }
+
+    @Test
     void aValueTheReaderCannotPlaceReachesEveryRuleOnItsField() {
         ConditionIndex<Ev> index = new ConditionIndex<>();
         index.put(0, way(value(2)), null);
