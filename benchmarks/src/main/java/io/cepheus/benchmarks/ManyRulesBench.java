@@ -7,6 +7,7 @@ import io.cepheus.benchmarks.workloads.CountingSink;
 import io.cepheus.benchmarks.workloads.ManyRulesWorkload;
 import io.cepheus.benchmarks.workloads.MatchChecksum;
 import io.cepheus.benchmarks.workloads.RunResult;
+import io.cepheus.benchmarks.workloads.WorkloadRunner;
 import io.cepheus.benchmarks.workloads.WorkloadStream;
 import io.cepheus.nfa.NfaCompiler;
 import io.cepheus.nfa.NfaMatcher;
@@ -242,7 +243,8 @@ public final class ManyRulesBench {
         int[] keys = stream.keys();
         for (int i = 0; i < HALF; i++) {
             for (int r = 0; r < matchers.size(); r++) {
-                step(matchers.get(r), states.get(r), keys[i], events[i], timestamps[i], sink);
+                WorkloadRunner.stepReleasingIdle(matchers.get(r), states.get(r), keys[i], events[i], timestamps[i],
+                        sink);
             }
         }
         long after = usedHeap();
@@ -256,25 +258,6 @@ public final class ManyRulesBench {
             throw new IllegalStateException("unreachable: keeps the states reachable until measured");
         }
         return after - before;
-    }
-
-    private static void step(NfaMatcher<BenchEvent> matcher, IntObjectHashMap<NfaState> states, int key,
-            BenchEvent event, long timestamp, CountingSink sink) {
-        int slot = states.indexOf(key);
-        NfaState state;
-        if (states.indexExists(slot)) {
-            state = states.indexGet(slot);
-        } else if (matcher.ignoredByNewState(event)) {
-            return;
-        } else {
-            state = matcher.newState(key);
-            states.indexInsert(slot, key, state);
-        }
-        matcher.process(state, event, timestamp, sink);
-        if (state.isEmpty()) {
-            states.remove(key);
-            matcher.release(state);
-        }
     }
 
     private static long usedHeap() {

@@ -179,8 +179,15 @@ public final class WorkloadRunner {
     /**
      * One event with idle release: a key without a state gets one only if the event would change it, and a state
      * left with nothing pending is removed and given back to the matcher.
+     *
+     * @param matcher   the matcher
+     * @param states    the keys' states
+     * @param key       the event's key
+     * @param event     the event
+     * @param timestamp its time
+     * @param sink      receives matches and timeouts
      */
-    private static void stepReleasingIdle(NfaMatcher<BenchEvent> matcher, IntObjectHashMap<NfaState> states, int key,
+    public static void stepReleasingIdle(NfaMatcher<BenchEvent> matcher, IntObjectHashMap<NfaState> states, int key,
             BenchEvent event, long timestamp, CountingSink sink) {
         int slot = states.indexOf(key);
         NfaState state;
