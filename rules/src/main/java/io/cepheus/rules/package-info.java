@@ -69,7 +69,11 @@
  * the event is read). An aggregate reads the events a stage (this one or an earlier one) has already taken in the
  * partial match: {@code count} and {@code sum} are 0 when it took none, the others null. A condition with an
  * aggregate is an iterative condition, one without a simple condition (evaluated once per event however many partial
- * matches wait).
+ * matches wait). A simple condition that begins with field tests ({@code type == 'A' && value >= 10 && ...}: a field
+ * compared with a constant, or in a list of constants, before anything else) states them as requirements
+ * ({@link io.cepheus.pattern.IndexableCondition}), by which a rule set running many rules indexes it; the tests after
+ * the first conjunct of another kind are not stated, since {@code &&} reaches them only past that conjunct, which may
+ * fail on an event where they would not.
  *
  * <h2>Where the format leaves the choice open</h2>
  * <ul>

@@ -18,5 +18,11 @@
  * {@link io.cepheus.runtime.rules.RuleVersion}. Snapshots carry every rule's state; a restore into an engine with
  * another rule set keeps what it can and says what it dropped ({@link io.cepheus.runtime.rules.RestoredRules}).
  * Rules written as JSON (the {@code cepheus-rules} module) compile into the patterns given here.
+ *
+ * <p>Thousands of rules on one stream cost what the rules an event concerns cost: the rule set indexes what the
+ * rules' conditions require of the event's fields ({@link io.cepheus.pattern.IndexableCondition}; expression
+ * conditions state it), reads each field once per event, and hands an event only to the rules it may begin and to
+ * the rules holding its key whose waiting partial matches it may change. A rule whose conditions state nothing sees
+ * every event. What each rule emits is what it emits alone.
  */
 package io.cepheus.runtime.rules;
