@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Test;
  * out-of-order events, watermarks, late events and a field whose getter fails on some events. Every rule must emit, key by key, exactly the matches and
  * timeouts it emits in an engine of its own, and the rule set's dead letters must be those of all the rules alone.
  * Some rules are put while events flow (compared with the rule alone on the events sent after it, from the
- * watermark of its cut), and some removed, so that the index follows the live set.
+ * watermark of its cut), and some removed, so that the index follows the live set. The rule set's metrics must
+ * count, per rule, the matches and timeouts its handlers received.
  *
  * <p>{@code -Dcepheus.manyRules.seeds=N} runs N rule sets (default 12); a failure prints its seed.
  */
@@ -124,6 +125,24 @@ class ManyRulesAgreementTest {
         }
         harness.runUntilIdle();
         harness.close();
+        // what the rule set counted per rule is what its handlers received, removed rules included
+        Map<String, long[]> counted = new TreeMap<>();
+        for (io.cepheus.runtime.rules.RuleMetrics m : set.metrics()) {
+            long[] c = counted.computeIfAbsent(m.rule().id(), id -> new long[2]);
+            c[0] += m.matches();
+            c[1] += m.timeouts();
+        }
+        for (PlannedRule r : rules) {
+            long matches = 0;
+            long timeouts = 0;
+            for (List<String> lines : together.getOrDefault(r.id, Map.of()).values()) {
+                matches += lines.stream().filter(l -> l.startsWith("MATCH")).count();
+                timeouts += lines.stream().filter(l -> l.startsWith("TIMEOUT")).count();
+            }
+            long[] c = counted.getOrDefault(r.id, new long[2]);
+            assertEquals(matches + " matches, " + timeouts + " timeouts", c[0] + " matches, " + c[1] + " timeouts",
+                    "rule " + r.id + "'s metrics");
+        }
 
         List<String> deadAlone = new ArrayList<>();
         for (int r = 0; r < rules.size(); r++) {

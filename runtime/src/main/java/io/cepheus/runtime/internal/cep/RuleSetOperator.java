@@ -100,6 +100,10 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
     @SuppressWarnings("unchecked")
     private Member<T>[] byHandle = new Member[4];
     private int[] visited = new int[16];
+    /** Versions whose counters were summed (a getter, a version leaving) but not yet published. */
+    private int[] unpublished = new int[16];
+    private int unpublishedCount;
+    private boolean[] unpublishedMark = new boolean[4];
 
     private final Spec<T> spec;
     private final ShardContext<T> shard;
@@ -158,7 +162,10 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
         byHandle[h] = m;
     }
 
-    /** Adds to the totals what the counters of the versions visited since the last call changed by. */
+    /**
+     * Adds to the totals what the counters of the versions visited since the last call changed by; at the end of a
+     * batch also publishes the counters of those versions, and of the versions summed in between without publishing.
+     */
     private void sumVisited(boolean endOfBatch) {
         visited = buffer.takeVisited(visited);
         int n = buffer.takenVisited();
@@ -170,6 +177,8 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
             }
             if (endOfBatch) {
                 m.operator.endOfBatch();
+            } else {
+                unpublished(h);
             }
             count(m, T_MATCHES, m.operator.matches());
             count(m, T_TIMEOUTS, m.operator.timeouts());
@@ -178,6 +187,32 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
             count(m, T_PARTIAL, m.operator.partialMatches());
             count(m, T_ENTRIES, m.operator.bufferedEntries());
         }
+    }
+
+    /** A version summed outside a batch's end: it publishes at the end of the batch. */
+    private void unpublished(int h) {
+        if (h >= unpublishedMark.length) {
+            unpublishedMark = java.util.Arrays.copyOf(unpublishedMark, Math.max(h + 1, unpublishedMark.length * 2));
+        }
+        if (!unpublishedMark[h]) {
+            unpublishedMark[h] = true;
+            if (unpublishedCount == unpublished.length) {
+                unpublished = java.util.Arrays.copyOf(unpublished, unpublishedCount * 2);
+            }
+            unpublished[unpublishedCount++] = h;
+        }
+    }
+
+    private void publishUnpublished() {
+        for (int i = 0; i < unpublishedCount; i++) {
+            int h = unpublished[i];
+            unpublishedMark[h] = false;
+            Member<T> m = h < byHandle.length ? byHandle[h] : null;
+            if (m != null) {
+                m.operator.endOfBatch();
+            }
+        }
+        unpublishedCount = 0;
     }
 
     private void count(Member<T> m, int counter, long now) {
@@ -320,6 +355,7 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
     @Override
     public void endOfBatch() {
         sumVisited(true); // the others' counters, and what they published, did not change
+        publishUnpublished();
         publishedLate = lateEvents;
     }
 
