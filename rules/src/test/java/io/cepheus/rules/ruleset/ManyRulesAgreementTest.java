@@ -119,8 +119,8 @@ class ManyRulesAgreementTest {
                     harness.runUntilIdle();
                 }
             } else {
-                watermark = (Long) o;
-                in.watermark(watermark);
+                in.watermark((Long) o);
+                watermark = Math.max(watermark, (Long) o); // a watermark never goes back: an earlier one is ignored
             }
         }
         harness.runUntilIdle();

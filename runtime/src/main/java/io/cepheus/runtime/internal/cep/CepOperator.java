@@ -261,11 +261,12 @@ public final class CepOperator<T> extends KeyedOperator<T> {
     public void ruleVersionOf(SharedEventBuffer<T> ruleSetBuffer, long firstArrival) {
         this.shared = java.util.Objects.requireNonNull(ruleSetBuffer, "ruleSetBuffer");
         this.buffer = ruleSetBuffer.buffer();
-        this.rows = KeyRows.heldIn(ruleSetBuffer.holders()); // many versions, each matching few of the keys
+        RuleSetDispatch<T> versions = ruleSetBuffer.ruleSet();
+        this.rows = KeyRows.heldIn(versions.holders()); // many versions, each matching few of the keys
         if (ruleHandle < 0) { // (a restore makes a version join again: it is told once)
-            expiries.onWheelEntry(time -> ruleSetBuffer.memberDue(ruleHandle, time));
+            expiries.onWheelEntry(time -> versions.memberDue(ruleHandle, time));
         }
-        this.ruleHandle = ruleSetBuffer.joinAt(this, firstArrival);
+        this.ruleHandle = versions.joinAt(this, firstArrival);
         rows.holder(ruleHandle);
     }
 

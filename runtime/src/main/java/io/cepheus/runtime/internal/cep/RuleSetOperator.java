@@ -35,7 +35,7 @@ import java.util.Map;
  * an earlier event, even one still waiting for the watermark; a version retired goes on seeing, in full, every event
  * that arrived before, and after it only what extends its partial matches ({@link RetirePolicy#DRAIN}) or nothing
  * ({@link RetirePolicy#DISCARD}). Events are released once per watermark in event-time order, as for patterns, and
- * each version sees them by arrival ({@link SharedEventBuffer#forRuleSet}). A retired version leaves once no event that
+ * each version sees them by arrival ({@link RuleSetDispatch}). A retired version leaves once no event that
  * arrived before its retirement is buffered and, when it drains, it holds no partial match; a discarded one drops
  * what it still holds then, counted.
  *
@@ -110,6 +110,8 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
     private final NfaOptions options;
     private final Comparator<? super T> tieBreaker;
     private final SharedEventBuffer<T> buffer;
+    /** The buffer's versions: who gets which event, and whom a watermark visits. */
+    private final RuleSetDispatch<T> versions;
     private final LateOutput<T> late;
     private final List<Member<T>> members = new ArrayList<>();
     /** The members as readers on other threads see them: replaced (never changed) when members come or go. */
@@ -136,6 +138,7 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
         this.options = options;
         this.tieBreaker = tieBreaker;
         this.buffer = SharedEventBuffer.forRuleSet(tieBreaker, id -> keyRelease.idle(id));
+        this.versions = buffer.ruleSet();
         this.late = spec.lateOutput(shard);
         for (Map.Entry<RuleVersion, CompiledPattern<T>> e : spec.initial().entrySet()) {
             join(e.getKey(), e.getValue());
@@ -167,8 +170,8 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
      * batch also publishes the counters of those versions, and of the versions summed in between without publishing.
      */
     private void sumVisited(boolean endOfBatch) {
-        visited = buffer.takeVisited(visited);
-        int n = buffer.takenVisited();
+        visited = versions.takeVisited(visited);
+        int n = versions.takenVisited();
         for (int i = 0; i < n; i++) {
             int h = visited[i];
             Member<T> m = h < byHandle.length ? byHandle[h] : null;
@@ -231,7 +234,7 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
             if (m != null) {
                 m.retired = c.policy;
                 retiredMembers++;
-                buffer.retire(m.operator, c.policy == RetirePolicy.DRAIN, buffer.buffer().arrivals(),
+                versions.retire(m.operator, c.policy == RetirePolicy.DRAIN, buffer.buffer().arrivals(),
                         buffer.buffer().size());
             }
         }
@@ -260,12 +263,12 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
         boolean changed = false;
         for (int i = members.size() - 1; i >= 0; i--) {
             Member<T> m = members.get(i);
-            if (m.retired == null || buffer.pendingBefore(m.operator) > 0) {
+            if (m.retired == null || versions.pendingBefore(m.operator) > 0) {
                 continue;
             }
             if (m.retired == RetirePolicy.DISCARD) {
                 m.discarded += m.operator.discardAll();
-                buffer.touchedOutsideRound(m.operator);
+                versions.touchedOutsideRound(m.operator);
             } else if (m.operator.liveKeys() > 0) {
                 continue;
             }
@@ -278,7 +281,7 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
             Map<RuleVersion, RuleMetrics> after = new LinkedHashMap<>(gone);
             after.merge(m.rule, metricsOf(m, false), RuleMetrics::plus);
             gone = Map.copyOf(after);
-            buffer.leave(m.operator);
+            versions.leave(m.operator);
             members.remove(i);
             retiredMembers--;
             changed = true;
@@ -311,8 +314,8 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
         }
         buffer.release(newWatermark); // to the versions it concerns, by arrival; with none, keys are freed
         // only versions handed events have keys to advance, in the order the versions joined
-        for (int i = 0, n = buffer.sortRound(); i < n; i++) {
-            CepOperator<T> op = buffer.roundMember(i);
+        for (int i = 0, n = versions.sortRound(); i < n; i++) {
+            CepOperator<T> op = versions.roundMember(i);
             if (op != null) {
                 op.beginWatermark(newWatermark);
             }
@@ -322,12 +325,12 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
 
     @Override
     public void endWatermark() {
-        buffer.visitDue(watermark);
+        versions.visitDue(watermark);
         // the versions handed events or with keys due: the others have nothing to do
-        for (int i = 0, n = buffer.sortRound(); i < n; i++) {
-            CepOperator<T> op = buffer.roundMember(i);
+        for (int i = 0, n = versions.sortRound(); i < n; i++) {
+            CepOperator<T> op = versions.roundMember(i);
             if (op != null) {
-                op.endWatermarkAt(watermark, buffer.roundMemberDue(i));
+                op.endWatermarkAt(watermark, versions.roundMemberDue(i));
             }
         }
         settleRetired();
@@ -347,7 +350,7 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
 
     @Override
     public boolean holds(int keyId) {
-        return buffer.buffer().bufferedFor(keyId) > 0 || buffer.holders().any(keyId);
+        return buffer.buffer().bufferedFor(keyId) > 0 || versions.holders().any(keyId);
     }
 
     // ------------------------------------------------------------------ counters
@@ -469,9 +472,9 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
             out.writeInt(m.rule.version());
             out.writeLong(m.pattern.structureFingerprint());
             out.writeByte(m.retired == null ? 0 : m.retired == RetirePolicy.DRAIN ? 1 : 2);
-            out.writeLong(buffer.firstArrival(m.operator));
-            out.writeLong(buffer.retiredAt(m.operator));
-            out.writeLong(buffer.pendingBefore(m.operator));
+            out.writeLong(versions.firstArrival(m.operator));
+            out.writeLong(versions.retiredAt(m.operator));
+            out.writeLong(versions.pendingBefore(m.operator));
             out.writeLong(m.discarded);
             out.writeLong(m.operator.partialMatches());
             out.writeInt(m.operator.liveKeys());
@@ -560,17 +563,17 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
                 throw new IOException("rule " + rule + " in force sees events from arrival " + firstArrival
                         + " (next: " + nextArrival + "), retired at " + retiredAt);
             }
-            buffer.leave(m.operator);
+            versions.leave(m.operator);
             m.operator.ruleVersionOf(buffer, firstArrival);
             indexByHandle(m);
             m.discarded = discarded;
             m.operator.readState(new DataInputStream(new ByteArrayInputStream(block)), events, keyCodec);
-            buffer.touchedOutsideRound(m.operator);
+            versions.touchedOutsideRound(m.operator);
             kept.add(rule);
         }
         List<RuleVersion> startedEmpty = new ArrayList<>();
         for (Member<T> m : fresh.values()) {
-            buffer.leave(m.operator);
+            versions.leave(m.operator);
             m.operator.ruleVersionOf(buffer, nextArrival); // sees what arrives after the restore
             indexByHandle(m);
             startedEmpty.add(m.rule);
