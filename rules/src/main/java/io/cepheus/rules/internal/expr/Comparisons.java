@@ -289,6 +289,60 @@ final class Comparisons {
             }
             return Values.compare(op, a, right.value(event, scope), pos);
         }
+
+        /**
+         * A key of a map event compared with a number ({@code amount > 100} on map events): the range or value the
+         * number allows. The comparison may fail (a text where a number is compared), so it is the last conjunct an
+         * index may read requirements from ({@link #isFieldTest()} stays false).
+         */
+        @Override
+        FieldRequirement<Object> requirement(String field) {
+            Fields.MapKey key;
+            Object constant;
+            Ast.CmpOp cmp;
+            if (left instanceof Fields.MapKey k && right instanceof Constants.OfValue c) {
+                key = k;
+                constant = c.value;
+                cmp = op;
+            } else if (right instanceof Fields.MapKey k && left instanceof Constants.OfValue c) {
+                key = k;
+                constant = c.value;
+                cmp = flipped(op);
+            } else {
+                return null;
+            }
+            if (key.parent != null || !(constant instanceof Number n) || cmp == Ast.CmpOp.NE) {
+                return null;
+            }
+            String name = key.key;
+            int at = pos;
+            java.util.function.ToDoubleFunction<Object> reader = e -> {
+                if (!(e instanceof java.util.Map<?, ?> map)) {
+                    throw new EvalError(at, "a rule compiled for map events got " + Values.describe(e));
+                }
+                return map.get(name) instanceof Number v ? v.doubleValue() : Double.NaN; // others: the test tells
+            };
+            double c = n.doubleValue(); // rounding keeps the order (never strict): accepted values stay in bounds
+            if (c != c) {
+                return FieldRequirement.numberOneOf(field, reader, c); // NaN compares with nothing
+            }
+            return switch (cmp) {
+                case EQ -> FieldRequirement.numberOneOf(field, reader, c);
+                case LT, LE -> FieldRequirement.numberBetween(field, reader, Double.NEGATIVE_INFINITY, c);
+                case GT, GE -> FieldRequirement.numberBetween(field, reader, c, Double.POSITIVE_INFINITY);
+                default -> null;
+            };
+        }
+
+        private static Ast.CmpOp flipped(Ast.CmpOp op) {
+            return switch (op) {
+                case LT -> Ast.CmpOp.GT;
+                case LE -> Ast.CmpOp.GE;
+                case GT -> Ast.CmpOp.LT;
+                case GE -> Ast.CmpOp.LE;
+                default -> op;
+            };
+        }
     }
 
     /** {@code x == null} and {@code x != null}. */

@@ -65,12 +65,15 @@ public final class ExpressionCompiler {
         String prefix = fields.eventClass().getName() + "#";
         for (Ast conjunct : conjuncts) {
             Ast.Field field = testedField(conjunct);
-            if (field == null || !(compile(conjunct).node() instanceof BoolExpr test) || !test.isFieldTest()) {
+            if (field == null || !(compile(conjunct).node() instanceof BoolExpr test)) {
                 break;
             }
             FieldRequirement<Object> r = test.requirement(prefix + field.dotted());
             if (r != null) {
                 out.add(r);
+            }
+            if (!test.isFieldTest()) {
+                break; // it may fail other than by reading its field: what follows it is not stated
             }
         }
         return List.copyOf(out);
