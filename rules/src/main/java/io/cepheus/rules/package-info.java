@@ -73,7 +73,8 @@
  * compared with a constant, or in a list of constants, before anything else) states them as requirements
  * ({@link io.cepheus.pattern.IndexableCondition}), by which a rule set running many rules indexes it; the tests after
  * the first conjunct of another kind are not stated, since {@code &&} reaches them only past that conjunct, which may
- * fail on an event where they would not.
+ * fail on an event where they would not. On map events a key compared with a number ({@code amount > 100}) is stated
+ * too, as the last: its value may be a text, on which the comparison fails.
  *
  * <h2>Where the format leaves the choice open</h2>
  * <ul>
