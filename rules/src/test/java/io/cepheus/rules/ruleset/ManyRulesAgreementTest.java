@@ -164,7 +164,7 @@ class ManyRulesAgreementTest {
         }
     }
 
-    private static String firstDifference(Map<String, List<String>> alone, Map<String, List<String>> inSet) {
+    static String firstDifference(Map<String, List<String>> alone, Map<String, List<String>> inSet) {
         java.util.Set<String> keys = new java.util.TreeSet<>(alone.keySet());
         keys.addAll(inSet.keySet());
         for (String key : keys) {
@@ -211,13 +211,13 @@ class ManyRulesAgreementTest {
         return out.getOrDefault(rule.id, Map.of());
     }
 
-    private static void record(Map<String, Map<String, List<String>>> out, String rule, Object key, String line) {
+    static void record(Map<String, Map<String, List<String>>> out, String rule, Object key, String line) {
         out.computeIfAbsent(rule, r -> new TreeMap<>()).computeIfAbsent((String) key, k -> new ArrayList<>())
                 .add(line);
     }
 
     /** Events of 4 keys, slightly out of order, with a watermark now and then (some events arrive late). */
-    private static List<Object> events(SplittableRandom rnd) {
+    static List<Object> events(SplittableRandom rnd) {
         List<Object> out = new ArrayList<>();
         int n = 100 + rnd.nextInt(300);
         long ts = 0;
@@ -238,7 +238,7 @@ class ManyRulesAgreementTest {
 
     // ------------------------------------------------------------------ random rules
 
-    private static Pattern<Tx> rule(SplittableRandom rnd, StringBuilder text) {
+    static Pattern<Tx> rule(SplittableRandom rnd, StringBuilder text) {
         int stages = 1 + rnd.nextInt(3);
         String first = firstCondition(rnd);
         text.append(first);

@@ -347,6 +347,11 @@ public final class CepOperator<T> extends KeyedOperator<T> {
         return stateAt(rows.rowOf(keyId)) != null || buffer.bufferedFor(keyId) > 0;
     }
 
+    /** @return whether this operator keeps an NFA state for the key (partial matches, or one left to settle) */
+    boolean hasState(int keyId) {
+        return stateAt(rows.rowOf(keyId)) != null;
+    }
+
     /** @return the NFA state in {@code row}, or null if there is none (or no such row: -1, past the arrays) */
     private NfaState stateAt(int row) {
         return row >= 0 && row < states.length ? states[row] : null;

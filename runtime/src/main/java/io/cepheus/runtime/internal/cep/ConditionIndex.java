@@ -61,6 +61,7 @@ final class ConditionIndex<T> {
     private int[] waitChecks = new int[0];
     /** The entry of ways that need nothing. */
     private int alwaysPasses;
+    private boolean statesAnything;
 
     // what collect() found
     private int[] found = new int[16];
@@ -170,6 +171,14 @@ final class ConditionIndex<T> {
 
     // ------------------------------------------------------------------ building
 
+    /** @return whether some version states a requirement (else the index lets every event through) */
+    boolean statesAnything() {
+        if (stale) {
+            rebuild();
+        }
+        return statesAnything;
+    }
+
     /** Tests: @return how many versions are looked at for every event */
     int unindexed() {
         if (stale) {
@@ -233,6 +242,7 @@ final class ConditionIndex<T> {
             }
         }
         fields.freeze();
+        statesAnything = fields.any();
         always = toArray(unindexed);
         numberFields = numbers.values().stream().map(NumberFieldBuilder::build).toArray(NumberField[]::new);
         textFields = texts.values().stream().map(TextFieldBuilder::build).toArray(TextField[]::new);

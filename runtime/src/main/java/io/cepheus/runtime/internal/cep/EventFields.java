@@ -42,6 +42,11 @@ final class EventFields<T> {
         });
     }
 
+    /** @return whether any field is registered */
+    boolean any() {
+        return !numberSlots.isEmpty() || !textSlots.isEmpty();
+    }
+
     /** Forgets every field (before the index is rebuilt). */
     void clear() {
         numberSlots.clear();

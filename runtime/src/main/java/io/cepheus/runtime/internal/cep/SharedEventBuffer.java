@@ -12,7 +12,8 @@ import java.util.List;
  *
  * <p>A watermark reaches the patterns one after the other ({@link CepOperator#beginWatermark}); the first to get
  * it releases the buffer for all of them: it opens the watermark's round on every member, then hands each released
- * event to every member in registration order, and only once all members have seen an event may its key be
+ * event to every member in registration order that it may begin or change something of (the patterns' conditions
+ * are checked on fields read once per event, {@link ConditionIndex}), and only once all members have seen an event may its key be
  * forgotten (a member alone would free a key the next member is about to match). Each member then advances its
  * own keys to the watermark in its own turn.
  *
@@ -32,6 +33,8 @@ public final class SharedEventBuffer<T> {
     private final List<CepOperator<T>> members = new ArrayList<>();
     /** A rule set's versions; null for the patterns' buffer. */
     private final RuleSetDispatch<T> ruleSet;
+    /** The patterns' conditions, by position: an event goes to a pattern only if it may begin or change something. */
+    private final ConditionIndex<T> patternIndex = new ConditionIndex<>();
     private long releasedUpTo = Long.MIN_VALUE;
     private final EventTimeBuffer.Release<T> toEveryMember = this::dispatch;
 
@@ -70,6 +73,7 @@ public final class SharedEventBuffer<T> {
         if (ruleSet != null) {
             throw new IllegalStateException("a rule set's versions join with RuleSetDispatch.joinAt");
         }
+        patternIndex.put(members.size(), member.startConditions(), member.waitingConditions());
         members.add(member);
     }
 
@@ -106,8 +110,15 @@ public final class SharedEventBuffer<T> {
             ruleSet.dispatch(keyId, event, timestamp);
             return;
         }
+        // the patterns' conditions read the event's fields once; a pattern the event can neither begin nor change
+        // (a key it holds, waiting for what the event cannot be) is skipped, as it would do nothing with it
+        boolean read = patternIndex.read(event) && patternIndex.statesAnything();
         for (int i = 0; i < members.size(); i++) {
-            members.get(i).match(keyId, event, timestamp);
+            CepOperator<T> m = members.get(i);
+            if (read && !patternIndex.mayBegin(i) && !(m.hasState(keyId) && patternIndex.mayChange(i))) {
+                continue;
+            }
+            m.match(keyId, event, timestamp);
         }
         if (buffer.bufferedFor(keyId) == 0) {
             for (int i = 0; i < members.size(); i++) {
