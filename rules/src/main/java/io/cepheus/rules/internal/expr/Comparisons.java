@@ -307,7 +307,7 @@ final class Comparisons {
             } else if (right instanceof Fields.MapKey k && left instanceof Constants.OfValue c) {
                 key = k;
                 constant = c.value;
-                cmp = flipped(op);
+                cmp = ExpressionCompiler.flip(op);
             } else {
                 return null;
             }
@@ -331,16 +331,6 @@ final class Comparisons {
                 case LT, LE -> FieldRequirement.numberBetween(field, reader, Double.NEGATIVE_INFINITY, c);
                 case GT, GE -> FieldRequirement.numberBetween(field, reader, c, Double.POSITIVE_INFINITY);
                 default -> null;
-            };
-        }
-
-        private static Ast.CmpOp flipped(Ast.CmpOp op) {
-            return switch (op) {
-                case LT -> Ast.CmpOp.GT;
-                case LE -> Ast.CmpOp.GE;
-                case GT -> Ast.CmpOp.LT;
-                case GE -> Ast.CmpOp.LE;
-                default -> op;
             };
         }
     }
@@ -406,9 +396,7 @@ final class Comparisons {
                 return null;
             }
             double[] values = new double[sorted.length];
-            for (int i = 0; i < values.length; i++) {
-                values[i] = sorted[i];
-            }
+            Arrays.setAll(values, i -> sorted[i]);
             return FieldRequirement.numberOneOf(field, e -> (double) f.getter.applyAsLong(e), values);
         }
     }
@@ -448,9 +436,7 @@ final class Comparisons {
                 return null;
             }
             double[] values = new double[set.length];
-            for (int i = 0; i < values.length; i++) {
-                values[i] = set[i];
-            }
+            Arrays.setAll(values, i -> set[i]);
             return FieldRequirement.numberOneOf(field, e -> (char) f.getter.applyAsInt(e), values);
         }
     }

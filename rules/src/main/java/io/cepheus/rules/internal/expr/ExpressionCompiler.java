@@ -410,7 +410,8 @@ public final class ExpressionCompiler {
         return bool(new Comparisons.Strings(op, boxed(left), boxed(right), pos));
     }
 
-    private static Ast.CmpOp flip(Ast.CmpOp op) {
+    /** @return the operator with its operands swapped ({@code a < b} is {@code b > a}) */
+    static Ast.CmpOp flip(Ast.CmpOp op) {
         return switch (op) {
             case LT -> Ast.CmpOp.GT;
             case LE -> Ast.CmpOp.GE;

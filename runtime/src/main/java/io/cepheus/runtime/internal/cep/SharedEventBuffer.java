@@ -112,7 +112,7 @@ public final class SharedEventBuffer<T> {
         }
         // the patterns' conditions read the event's fields once; a pattern the event can neither begin nor change
         // (a key it holds, waiting for what the event cannot be) is skipped, as it would do nothing with it
-        boolean read = patternIndex.read(event) && patternIndex.statesAnything();
+        boolean read = patternIndex.statesAnything() && patternIndex.read(event); // lambdas only: nothing to read
         for (int i = 0; i < members.size(); i++) {
             CepOperator<T> m = members.get(i);
             if (read && !patternIndex.mayBegin(i) && !(m.hasState(keyId) && patternIndex.mayChange(i))) {
