@@ -27,7 +27,7 @@ public final class NfaMatcher<T> {
     NfaMatcher(CompiledPattern<T> pattern, Program<T> program, NfaOptions options) {
         this.pattern = pattern;
         this.engine = new NfaEngine<>(program, options.maxPartialMatchesPerKey(),
-                options.overflowPolicy() == OverflowPolicy.FAIL, options.processingTime(), Match::wrap);
+                options.bufferEntryBound(), options.overflowPolicy() == OverflowPolicy.FAIL, options.processingTime(), Match::wrap);
     }
 
     /** @return the compiled pattern this matcher runs */

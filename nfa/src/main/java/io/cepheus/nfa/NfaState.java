@@ -16,6 +16,13 @@ public interface NfaState {
     /** @return the number of completed matches held back by the skip strategy */
     int heldMatchCount();
 
+    /**
+     * @return the shared-buffer entries this key's partial and held matches keep alive (one per event a partial
+     *     match took; runs that share a prefix share its entries), at most {@link NfaOptions#bufferEntryBound()}
+     *     between events
+     */
+    int bufferEntryCount();
+
     /** @return the latest time this key has seen (event time or watermark), or {@code Long.MIN_VALUE} */
     long currentTime();
 

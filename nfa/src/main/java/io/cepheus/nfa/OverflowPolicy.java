@@ -3,7 +3,8 @@ package io.cepheus.nfa;
 /**
  * What an {@link NfaMatcher} does when a key would keep more than {@link NfaOptions#maxPartialMatchesPerKey()}
  * partial matches plus held matches (completed matches a skip strategy holds back while an earlier partial
- * match is alive: they keep their events buffered just as partial matches do).
+ * match is alive: they keep their events buffered just as partial matches do), or when those would keep more
+ * than {@link NfaOptions#bufferEntryBound()} shared-buffer entries alive.
  *
  * <p>The check is made when an event has been matched, before the result is kept: the partial matches the
  * event leaves, plus the matches held before it, are compared with the bound.
@@ -25,11 +26,19 @@ public enum OverflowPolicy {
      *
      * <p>A match the event completes is new too: if the skip strategy holds it back and the key would then
      * exceed the bound, it is dropped (and counted), the latest-starting first. Held matches from earlier events
-     * are never dropped; they leave less room for partial matches.
+     * are not dropped for this bound; they leave less room for partial matches.
+     *
+     * <p>Then the entry bound ({@link NfaOptions#bufferEntryBound()}): while the key keeps more shared-buffer
+     * entries alive than it allows, its latest-starting partial match is dropped (among equal starts the one
+     * later in Flink's queue), and once none is left its latest-starting held match; each is counted. A step that
+     * only extends runs (a looping stage that takes every event) can pass this bound where it cannot pass the
+     * first, so both hold between any two events.
      */
     REJECT_NEW,
     /**
-     * Throw {@link PartialMatchLimitException}; the key's state is left as it was before the event. Matches
+     * Throw {@link PartialMatchLimitException}; the key's state is left as it was before the event. The entry
+     * bound is checked before the event lets anything go: the entries the key keeps plus those the event creates
+     * must fit, so the check needs no undo. Matches
      * that the event completes are not refused: if the skip strategy holds them back beyond the bound, the
      * key's next event fails (until time releases them or times out partial matches).
      */

@@ -189,6 +189,73 @@ class NfaMatcherContractTest {
     }
 
     @Test
+    void theEntryBoundKeepsAHotKeysBufferSmallUnderRejectNew() {
+        // every b extends each of the key's partial matches and forks each again: without the entry bound the
+        // thousand runs the partial-match bound leaves grow by a thousand entries per event, without end
+        NfaMatcher<TestEvent> m = NfaCompiler.compile(explosive())
+                .newMatcher(NfaOptions.defaults().withMaxPartialMatchesPerKey(1000));
+        NfaState s = m.newState("hot");
+        Run run = new Run();
+        m.process(s, new TestEvent("a1", 1), 1, run);
+        int bound = 10 * 1000;
+        for (int i = 1; i <= 5000; i++) {
+            m.process(s, new TestEvent("b" + i, 1 + i), 1 + i, run);
+            assertTrue(s.bufferEntryCount() <= bound, "entries " + s.bufferEntryCount() + " after b" + i);
+            assertTrue(s.partialMatchCount() <= 1000);
+            assertEquals(m.bufferedEntries(), s.bufferEntryCount(), "the key's count is the matcher's");
+        }
+        assertTrue(m.bufferedEvents() <= bound);
+        assertTrue(s.partialMatchCount() > 0, "the earliest runs are kept");
+        m.process(s, new TestEvent("c1", 6000), 6000, run);
+        assertEquals(s.partialMatchCount() == 0 ? 0 : s.bufferEntryCount(), m.bufferedEntries());
+        assertTrue(run.matches.size() > 0 && run.matches.stream().allMatch(x -> x.startsWith("a1 b1 ")),
+                "the kept runs are the earliest ones and complete");
+    }
+
+    @Test
+    void theEntryBoundDropsTheLatestStartingRunsFirst() {
+        // each a starts a run that takes every later x; both runs hold 4 entries at x2 (a, x1, x2 each), 8 at x3:
+        // the bound of 6 drops the runs of a2, the later start, and keeps a1's whole
+        Pattern<TestEvent> p = Pattern.<TestEvent>begin("a").where(kind('a')).followedBy("x").where(kind('x'))
+                .oneOrMore().followedBy("c").where(kind('c'));
+        NfaMatcher<TestEvent> m = NfaCompiler.compile(p).newMatcher(NfaOptions.defaults()
+                .withMaxBufferEntriesPerKey(6));
+        NfaState s = m.newState("k");
+        Run run = new Run();
+        long ts = 1;
+        for (TestEvent e : TestEvent.stream("a1 a2 x1 x2 x3 c1")) {
+            m.process(s, e, ts++, run);
+            assertTrue(s.bufferEntryCount() <= 6, "entries " + s.bufferEntryCount() + " after " + e);
+        }
+        assertEquals(List.of("a1 x1 c1", "a1 x1 x2 c1", "a1 x1 x2 x3 c1"), run.matches.stream().sorted().toList());
+        assertEquals(3, m.rejectedPartialMatches(), "runs of a2 dropped at x3 until the key was within 6 entries");
+        assertEquals(4, s.bufferEntryCount(), "a1 x1 x2 x3 still loops, waiting for more x (no window)");
+        assertEquals(4, m.bufferedEntries());
+    }
+
+    @Test
+    void theEntryBoundFailsTheEventUnderFailAndLeavesTheStateAsItWas() {
+        NfaMatcher<TestEvent> m = NfaCompiler.compile(explosive()).newMatcher(NfaOptions.defaults()
+                .withMaxBufferEntriesPerKey(5).withOverflowPolicy(OverflowPolicy.FAIL));
+        NfaState s = m.newState("hot");
+        Run run = new Run();
+        long ts = 1;
+        for (TestEvent e : TestEvent.stream("a1 b1 b2")) {
+            m.process(s, e, ts++, run);
+        }
+        int entries = s.bufferEntryCount();
+        int partials = s.partialMatchCount();
+        PartialMatchLimitException e = assertThrows(PartialMatchLimitException.class,
+                () -> m.process(s, new TestEvent("b3", 4), 4, run));
+        assertTrue(e.getMessage().startsWith("key hot would keep ") && e.getMessage().contains(
+                "shared-buffer entries at event time 4, more than the bound of 5 (NfaOptions.maxBufferEntriesPerKey)"),
+                e.getMessage());
+        assertEquals(entries, s.bufferEntryCount());
+        assertEquals(entries, m.bufferedEntries());
+        assertEquals(partials, s.partialMatchCount());
+    }
+
+    @Test
     void rejectNewKeepsOlderRunsOverBranchesOfTheEvent() {
         // the audit's example: at b2 the five successors exceed the bound of 3; the runs a1 b1, a1 and a2 each
         // keep their continuation (a1 b1, a1 b2, a2 b2: the first successor of each), the runs of a1 and a2 that

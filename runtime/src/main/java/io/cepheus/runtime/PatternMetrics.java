@@ -10,8 +10,8 @@ package io.cepheus.runtime;
  * @param timeouts               timed-out partial matches (counted whether or not a timeout handler is set)
  * @param partialMatches         live partial matches
  * @param rejectedPartialMatches partial matches (and completed matches a skip strategy would have held) dropped
- *                               because a key was at its bound ({@code NfaOptions.withMaxPartialMatchesPerKey},
- *                               {@code OverflowPolicy.REJECT_NEW})
+ *                               because a key was at a bound ({@code NfaOptions.withMaxPartialMatchesPerKey} or
+ *                               {@code withMaxBufferEntriesPerKey}, {@code OverflowPolicy.REJECT_NEW})
  * @param lateEvents             events that arrived behind the watermark (never matched)
  * @param deadLetters            events a condition threw on, or that broke the bound under
  *                               {@code OverflowPolicy.FAIL}

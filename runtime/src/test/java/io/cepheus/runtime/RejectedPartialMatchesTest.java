@@ -2,6 +2,7 @@ package io.cepheus.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.cepheus.nfa.EventCodec;
 import io.cepheus.nfa.NfaOptions;
@@ -50,6 +51,38 @@ class RejectedPartialMatchesTest {
                 return "q" + i;
             }
         }
+    }
+
+    @Test
+    void theBoundKeepsAHotKeysBufferEntriesBoundedUnderAllowCombinations() {
+        // every b extends each partial match and forks it: the partial-match bound alone left the key's runs at
+        // 1000 while their buffer entries grew by about a thousand per event, millions after 5,000 events
+        Pattern<Ev> explosive = Pattern.<Ev>begin("a").where(e -> e.kind() == 'a').followedByAny("b")
+                .where(e -> e.kind() == 'b').oneOrMore().allowCombinations().followedBy("c").where(e -> e.kind() == 'c');
+        CepEngine<Ev> engine = CepEngine.<Ev>builder().shards(1).clock(new ManualClock(0))
+                .nfaOptions(NfaOptions.defaults().withMaxPartialMatchesPerKey(1000))
+                .watermarks(WatermarkStrategy.<Ev>noWatermarks().withTimestampAssigner((e, ts) -> e.ts())).build();
+        long[] matches = new long[1];
+        PatternStream<Ev> stream = engine.keyBy(Ev::key).pattern(explosive).select((k, m, ts) -> matches[0]++);
+        Producer<Ev> in = engine.newProducer();
+        CepTestHarness<Ev> h = CepTestHarness.start(engine);
+        in.send(new Ev("hot", 'a', 1));
+        long bound = NfaOptions.DEFAULT_ENTRIES_PER_PARTIAL_MATCH * 1000L;
+        for (int t = 2; t <= 5001; t++) {
+            in.send(new Ev("hot", 'b', t));
+            if (t % 100 == 1) {
+                in.watermark(t);
+                h.runUntilIdle();
+                ShardMetrics shard = engine.metrics().shards().get(0);
+                assertTrue(shard.sharedBufferEntries() <= bound, shard.sharedBufferEntries() + " entries at " + t);
+            }
+        }
+        in.send(new Ev("hot", 'c', 6000));
+        in.watermark(6000);
+        h.runUntilIdle();
+        assertTrue(stream.metrics().rejectedPartialMatches() > 0);
+        assertTrue(matches[0] > 0, "the kept runs still match");
+        h.close();
     }
 
     @Test

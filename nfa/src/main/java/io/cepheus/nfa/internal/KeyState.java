@@ -54,6 +54,9 @@ final class KeyState implements NfaState {
     private static final int[] NO_ENTRIES = new int[0];
     private static final long[] NO_SEQS = new long[0];
 
+    /** The shared-buffer entries this key's partial and held matches keep alive (see {@code NfaEngine#entriesNow}). */
+    int entries;
+
     int heldCount;
     // most keys never hold a match: share the empty arrays (a few bytes per key matter at 100k keys)
     int[] heldEntry = NO_ENTRIES;
@@ -205,6 +208,11 @@ final class KeyState implements NfaState {
     @Override
     public int heldMatchCount() {
         return heldCount;
+    }
+
+    @Override
+    public int bufferEntryCount() {
+        return entries;
     }
 
     @Override

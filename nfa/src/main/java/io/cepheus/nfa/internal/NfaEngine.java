@@ -64,6 +64,8 @@ public final class NfaEngine<T> {
 
     private final Program<T> program;
     private final int maxPartialMatches;
+    /** Bound on the buffer entries one key keeps alive ({@link KeyState#entries}). */
+    private final int maxEntries;
     private final boolean failOnOverflow;
     private final MatchFactory matchFactory;
     private final SharedBuffer buffer = new SharedBuffer();
@@ -124,15 +126,17 @@ public final class NfaEngine<T> {
     /**
      * @param program           the compiled pattern
      * @param maxPartialMatches bound per key
+     * @param maxEntries        bound on the buffer entries one key keeps alive
      * @param failOnOverflow    throw instead of dropping new partial matches beyond the bound (see
      *                          {@link io.cepheus.nfa.OverflowPolicy} for what the bound counts)
      * @param processingTime    the processing-time clock conditions may read
      * @param matchFactory      builds matches
      */
-    public NfaEngine(Program<T> program, int maxPartialMatches, boolean failOnOverflow, LongSupplier processingTime,
-            MatchFactory matchFactory) {
+    public NfaEngine(Program<T> program, int maxPartialMatches, int maxEntries, boolean failOnOverflow,
+            LongSupplier processingTime, MatchFactory matchFactory) {
         this.program = program;
         this.maxPartialMatches = maxPartialMatches;
+        this.maxEntries = maxEntries;
         this.failOnOverflow = failOnOverflow;
         this.matchFactory = matchFactory;
         this.expiry = new ExpiryTimes(program);
@@ -189,7 +193,9 @@ public final class NfaEngine<T> {
         }
         KeyState st = (KeyState) newState(key);
         long[] maxSeq = {seqCounter};
+        int liveBefore = buffer.liveEntries();
         StateSnapshots.read(st, buffer, codec, in, program.stateCount(), maxSeq); // cleans up if it fails
+        st.entries = buffer.liveEntries() - liveBefore;
         seqCounter = maxSeq[0];
         livePartialMatches += st.count;
         st.expiresAt = expiry.earliest(st);
@@ -238,28 +244,47 @@ public final class NfaEngine<T> {
                     + st.currentTime + " (key " + st.key + "): the NFA needs each key's events in time order;"
                     + " sort them first (the runtime's reorder buffer does) and drop late ones");
         }
+        liveEntriesAtStart = buffer.liveEntries();
         RuntimeException skipFailure = null;
-        if (timestamp > st.currentTime) {
-            st.currentTime = timestamp;
-            if (timestamp >= st.expiresAt) {
-                skipFailure = expire(st, timestamp, sink);
+        try {
+            if (timestamp > st.currentTime) {
+                st.currentTime = timestamp;
+                if (timestamp >= st.expiresAt) {
+                    skipFailure = expire(st, timestamp, sink);
+                }
             }
-        }
-        if (skipFailure == null) {
-            skipFailure = step(st, event, timestamp, sink);
-        } else {
-            // a held match of the advance could not be skipped: it concerns earlier events, so this one is
-            // still applied before the failure is reported
-            try {
-                skipFailure = merge(skipFailure, step(st, event, timestamp, sink));
-            } catch (RuntimeException ex) {
-                ex.addSuppressed(skipFailure);
-                throw ex;
+            if (skipFailure == null) {
+                skipFailure = step(st, event, timestamp, sink);
+            } else {
+                // a held match of the advance could not be skipped: it concerns earlier events, so this one is
+                // still applied before the failure is reported
+                try {
+                    skipFailure = merge(skipFailure, step(st, event, timestamp, sink));
+                } catch (RuntimeException ex) {
+                    ex.addSuppressed(skipFailure);
+                    throw ex;
+                }
             }
+            if (!failOnOverflow && entriesNow(st) > maxEntries) {
+                skipFailure = merge(skipFailure, trimToEntryBound(st, sink));
+            }
+        } finally {
+            st.entries = entriesNow(st);
         }
         if (skipFailure != null) {
             throw skipFailure;
         }
+    }
+
+    /** The buffer's live entries when the key operation under way began (see {@link #entriesNow}). */
+    private int liveEntriesAtStart;
+
+    /**
+     * The buffer entries the key keeps alive now, during one of its operations: entries belong to one key only and
+     * are created and freed only while that key is worked on, so the buffer's count moves by exactly the key's.
+     */
+    private int entriesNow(KeyState st) {
+        return st.entries + buffer.liveEntries() - liveEntriesAtStart;
     }
 
     /** See {@code NfaMatcher#ignoredByNewState}. */
@@ -277,7 +302,13 @@ public final class NfaEngine<T> {
         if (time >= st.currentTime) {
             st.currentTime = time;
             if (time >= st.expiresAt) {
-                RuntimeException skipFailure = expire(st, time, sink);
+                liveEntriesAtStart = buffer.liveEntries();
+                RuntimeException skipFailure;
+                try {
+                    skipFailure = expire(st, time, sink);
+                } finally {
+                    st.entries = entriesNow(st);
+                }
                 if (skipFailure != null) {
                     throw skipFailure;
                 }
@@ -306,6 +337,7 @@ public final class NfaEngine<T> {
         livePartialMatches -= st.count;
         st.replaceAll(queueCapacity(0), 0);
         st.heldCount = 0;
+        st.entries = 0;
         st.expiresAt = Long.MAX_VALUE;
         return dropped;
     }
@@ -430,6 +462,15 @@ public final class NfaEngine<T> {
             // not ours to wrap (an AssertionError, an OutOfMemoryError), but the key's state must stay as it was
             rollback();
             throw error;
+        }
+        if (failOnOverflow && entriesNow(st) > maxEntries) {
+            // counted before the commit lets go of what the event replaces: a bound on what the key holds at
+            // every point of the step, decided without changing the state
+            int wouldKeep = entriesNow(st);
+            rollback();
+            throw new PartialMatchLimitException("key " + st.key + " would keep " + wouldKeep
+                    + " shared-buffer entries at event time " + time + ", more than the bound of " + maxEntries
+                    + " (NfaOptions.maxBufferEntriesPerKey); the event was not applied");
         }
         // held matches count toward the bound: they keep their events buffered as partial matches do
         if (newCount + st.heldCount > maxPartialMatches) {
@@ -566,6 +607,104 @@ public final class NfaEngine<T> {
         }
         st.heldCount = kept;
         StartQueue.heapify(st.heldEntry, st.heldStartSeq, kept);
+    }
+
+    /**
+     * Under {@link io.cepheus.nfa.OverflowPolicy#REJECT_NEW}, once an event is matched: while the key keeps more
+     * buffer entries alive than the bound, drops its latest-starting partial match (among equal starts the one later
+     * in the queue), then, if that was not enough, its latest-starting held match. Each dropped one is counted as
+     * rejected. Dropping the runs that started last keeps the oldest, those closest to completing, as the
+     * partial-match bound does.
+     *
+     * @return the failure of a held match the skip strategy could not handle, if dropping partial matches let held
+     *     ones out; null if none
+     */
+    private RuntimeException trimToEntryBound(KeyState st, MatchSink<T> sink) {
+        int records = st.count;
+        int droppedPartials = 0;
+        if (records > 0) {
+            long[] q = queueCapacity(records);
+            st.copyTo(q);
+            long[] order = latestStartFirst(q, records); // the overflow path only: rare enough to allocate
+            boolean[] drop = new boolean[records];
+            for (int o = 0; o < records && entriesNow(st) > maxEntries; o++) {
+                int r = (int) order[o];
+                drop[r] = true;
+                int entry = KeyState.entryOf(q[r * KeyState.STRIDE + KeyState.STATE_ENTRY]);
+                if (entry != NONE) {
+                    buffer.release(entry);
+                }
+                droppedPartials++;
+            }
+            if (droppedPartials > 0) {
+                // as the queue's removeAll: survivors close up in array order, then the queue is rebuilt
+                int kept = 0;
+                for (int r = 0; r < records; r++) {
+                    if (!drop[r]) {
+                        if (kept != r) {
+                            System.arraycopy(q, r * KeyState.STRIDE, q, kept * KeyState.STRIDE, KeyState.STRIDE);
+                        }
+                        kept++;
+                    }
+                }
+                StartQueue.heapify(q, kept);
+                st.replaceAll(q, kept);
+                st.expiresAt = expiry.earliest(st);
+                livePartialMatches -= droppedPartials;
+                rejected += droppedPartials;
+            }
+        }
+        int droppedHeld = 0;
+        while (st.heldCount > 0 && entriesNow(st) > maxEntries) {
+            int latest = 0;
+            for (int i = 1; i < st.heldCount; i++) {
+                if (st.heldStartSeq[i] >= st.heldStartSeq[latest]) {
+                    latest = i;
+                }
+            }
+            buffer.release(st.heldEntry[latest]);
+            int last = st.heldCount - 1;
+            System.arraycopy(st.heldEntry, latest + 1, st.heldEntry, latest, last - latest);
+            System.arraycopy(st.heldStartSeq, latest + 1, st.heldStartSeq, latest, last - latest);
+            st.heldCount = last;
+            droppedHeld++;
+        }
+        if (droppedHeld > 0) {
+            StartQueue.heapify(st.heldEntry, st.heldStartSeq, st.heldCount);
+            rejected += droppedHeld;
+        }
+        // fewer partial matches may no longer hold back the earliest held matches
+        return skipping && droppedPartials > 0 && st.heldCount > 0 ? releaseHeld(st, sink) : null;
+    }
+
+    /**
+     * The record indexes of the first {@code n} partial matches in {@code q}, latest start first, and among equal
+     * starts the later index first: each start is replaced by its rank among the starts so that rank and index fit
+     * one long, sorted without boxing.
+     */
+    private static long[] latestStartFirst(long[] q, int n) {
+        long[] starts = new long[n];
+        for (int r = 0; r < n; r++) {
+            starts[r] = q[r * KeyState.STRIDE + KeyState.START_SEQ];
+        }
+        long[] distinct = starts.clone();
+        Arrays.sort(distinct);
+        int distinctCount = 0;
+        for (int i = 0; i < n; i++) {
+            if (i == 0 || distinct[i] != distinct[i - 1]) {
+                distinct[distinctCount++] = distinct[i];
+            }
+        }
+        long[] order = new long[n];
+        for (int r = 0; r < n; r++) {
+            long rank = Arrays.binarySearch(distinct, 0, distinctCount, starts[r]);
+            order[r] = -((rank << 32) | r);
+        }
+        Arrays.sort(order);
+        for (int o = 0; o < n; o++) {
+            order[o] = (-order[o]) & 0xFFFF_FFFFL;
+        }
+        return order;
     }
 
     /** Computes the successors of one partial match (or of the start state) into the scratch arrays. */

@@ -47,9 +47,11 @@ public record EngineRun(List<Map<String, List<RefEvent>>> matches, List<Integer>
         for (RefEvent e : scenario.events()) {
             r.step = e.index();
             r.matcher.process(state, e, e.ts(), r);
+            r.checkEntryCount(state);
         }
         r.step = scenario.events().size();
         r.matcher.advanceTime(state, Long.MAX_VALUE, r);
+        r.checkEntryCount(state);
         return r.result(state.isEmpty(), state.partialMatchCount());
     }
 
@@ -77,6 +79,7 @@ public record EngineRun(List<Map<String, List<RefEvent>>> matches, List<Integer>
                 state = r.matcher.newState("key");
             }
             r.matcher.process(state, e, e.ts(), r);
+            r.checkEntryCount(state);
             if (state.isEmpty()) {
                 r.matcher.release(state);
                 state = null;
@@ -111,6 +114,14 @@ public record EngineRun(List<Map<String, List<RefEvent>>> matches, List<Integer>
         @Override
         public void onTimeout(Match<RefEvent> partialMatch, long timeoutTimestamp) {
             timeouts++;
+        }
+
+        /** The key's own count of the entries it keeps alive is the matcher's, as it is the only key. */
+        void checkEntryCount(NfaState state) {
+            if (state.bufferEntryCount() != matcher.bufferedEntries()) {
+                throw new AssertionError("after event " + step + " the key counts " + state.bufferEntryCount()
+                        + " buffer entries, the matcher holds " + matcher.bufferedEntries());
+            }
         }
 
         EngineRun result(boolean stateEmpty, int partialMatches) {
