@@ -14,6 +14,7 @@ import io.cepheus.runtime.internal.shard.OperatorFactory;
 import io.cepheus.runtime.internal.shard.OperatorRegistry;
 import io.cepheus.runtime.internal.shard.ShardRecord;
 import io.cepheus.runtime.time.Clock;
+import io.cepheus.runtime.time.WatermarkGenerator;
 import io.cepheus.runtime.time.WatermarkStrategy;
 import io.cepheus.runtime.window.WindowAssigner;
 import io.cepheus.runtime.window.WindowedStream;
@@ -55,6 +56,8 @@ public final class CepEngine<T> implements AutoCloseable {
     private final Builder<T> config;
     private final List<OperatorRegistration<T>> operators = new ArrayList<>();
     private final List<Producer<T>> producers = new ArrayList<>();
+    /** The producers whose generators the engine's schedule calls ({@link PeriodicWatermarks}). */
+    private final List<Producer<T>> scheduledProducers = new ArrayList<>();
     private final List<CepShard<T>> shards = new ArrayList<>();
     private final ShardInbox<ShardRecord>[] inboxes;
     private final CountDownLatch finished;
@@ -168,9 +171,16 @@ public final class CepEngine<T> implements AutoCloseable {
             inputs[s] = shards.get(s).addProducer();
         }
         WatermarkStrategy<T> strategy = config.watermarks;
+        WatermarkGenerator<T> generator = strategy.createGenerator(config.clock);
+        // a generator that never emits needs no schedule, and its producer's calls no hand-over
+        boolean scheduled = !config.periodicWatermarksOnSendOnly
+                && generator != WatermarkStrategy.<T>noWatermarks().createGenerator(config.clock);
         Producer<T> producer = new Producer<>(this, inboxes, inputs, keySelector, strategy.timestampAssigner(),
-                strategy.createGenerator(config.clock), config.clock, sendClock, strategy.autoWatermarkIntervalMillis(),
-                config.backpressure == BackpressurePolicy.BLOCK);
+                generator, config.clock, sendClock, strategy.autoWatermarkIntervalMillis(),
+                config.backpressure == BackpressurePolicy.BLOCK, scheduled);
+        if (scheduled) {
+            scheduledProducers.add(producer);
+        }
         producers.add(producer);
         return producer;
     }
@@ -212,7 +222,8 @@ public final class CepEngine<T> implements AutoCloseable {
     }
 
     /**
-     * Starts one worker thread per shard, after restoring the snapshot given to {@link #restoreFrom}, if any.
+     * Starts one worker thread per shard, after restoring the snapshot given to {@link #restoreFrom}, if any, and
+     * one that runs the producers' periodic watermarks on the engine's clock when their generators can emit.
      *
      * <p>If the restore fails, the engine is failed for good: it is not started and has started no thread; its
      * producers' sends throw an {@link IllegalStateException} (as before a start, with the failure as cause) and
@@ -236,6 +247,18 @@ public final class CepEngine<T> implements AutoCloseable {
                 return action;
             }).start());
         }
+        PeriodicWatermarks<T> periodic = periodicWatermarks();
+        if (periodic != null) {
+            // wakes at least every millisecond: the interval is whole milliseconds
+            runners.add(new AgentRunner(periodic, IdleStrategy.backoff(0, 0, 50_000, 1_000_000),
+                    shardErrorHandler()).start());
+        }
+    }
+
+    /** @return the agent that runs the producers' periodic emits on the engine's clock; null if none can emit */
+    PeriodicWatermarks<T> periodicWatermarks() {
+        return scheduledProducers.isEmpty() ? null
+                : new PeriodicWatermarks<>(scheduledProducers, config.clock, inboxes);
     }
 
     /** @return the configured error handler, which stops the whole engine when it stops a shard */
@@ -755,6 +778,8 @@ public final class CepEngine<T> implements AutoCloseable {
         private WatermarkStrategy<T> watermarks = WatermarkStrategy.noWatermarks();
         private Clock clock = Clock.system();
         private boolean cacheSendClock;
+        /** Periodic watermarks only from sends and ticks, not on the engine's schedule (tests of the send path). */
+        private boolean periodicWatermarksOnSendOnly;
         private int inboxCapacity = 65_536;
         private int batchSize = 256;
         private BackpressurePolicy backpressure = BackpressurePolicy.BLOCK;
@@ -820,6 +845,11 @@ public final class CepEngine<T> implements AutoCloseable {
          *
          * @return this builder
          */
+        Builder<T> periodicWatermarksOnSendOnly() {
+            this.periodicWatermarksOnSendOnly = true;
+            return this;
+        }
+
         Builder<T> cacheSendClock() {
             this.cacheSendClock = true;
             return this;

@@ -67,9 +67,15 @@ public final class CepTestHarness<T> implements AutoCloseable {
     private static <T> CepTestHarness<T> running(CepEngine<T> engine) {
         engine.drivenByCaller();
         CepTestHarness<T> harness = new CepTestHarness<>(engine);
-        for (Agent shard : engine.shards()) {
-            AgentInvoker invoker = engine.hasErrorHandler() ? new AgentInvoker(shard, engine.shardErrorHandler())
-                    : new AgentInvoker(shard);
+        List<Agent> agents = new ArrayList<>();
+        Agent periodic = engine.periodicWatermarks();
+        if (periodic != null) {
+            agents.add(periodic); // first: what it emits reaches the shards in the same pass
+        }
+        agents.addAll(engine.shards());
+        for (Agent agent : agents) {
+            AgentInvoker invoker = engine.hasErrorHandler() ? new AgentInvoker(agent, engine.shardErrorHandler())
+                    : new AgentInvoker(agent);
             invoker.start();
             harness.invokers.add(invoker);
         }
@@ -77,7 +83,8 @@ public final class CepTestHarness<T> implements AutoCloseable {
     }
 
     /**
-     * Runs every shard's duty cycle until none has work left.
+     * Runs every shard's duty cycle, and the producers' periodic watermarks that are due on the engine's clock,
+     * until none has work left.
      *
      * @return the number of records and steps processed
      */
@@ -106,7 +113,7 @@ public final class CepTestHarness<T> implements AutoCloseable {
     /**
      * Moves the engine's {@link ManualClock} forward, then runs the shards until idle: processing-time timers
      * that came due fire (processing-time patterns' timeouts, processing-time windows), and producers' periodic
-     * watermarks follow at their next send or {@link Producer#tick()}.
+     * watermarks whose interval passed are emitted, as the engine's schedule does.
      *
      * @param duration how far to move the clock; not negative
      * @return the number of records and steps processed

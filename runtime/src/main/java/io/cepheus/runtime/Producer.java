@@ -16,17 +16,21 @@ import java.util.function.Function;
  * watermarks follow its events in-band into every shard, so a shard never sees a watermark before the events
  * it covers. A shard's watermark is the minimum over its sources; an idle source does not hold it back.
  *
- * <p>Periodic watermarks (Flink's auto-watermark interval) are emitted from {@link #send} when the interval
- * has passed on the engine's clock; a source that goes quiet may call {@link #tick()} now and then (or
- * {@link #close()}) so its watermark, or its idleness, still reaches the shards. Under the system clock a send
- * reads a cached time that the shards' duty cycles refresh, and the producer itself on every 64th send (a clock
- * call costs more than the rest of a send on some virtual machines), so a periodic watermark may come one duty
- * cycle or 64 sends late, never not at all; a test's manual clock is read directly. With
+ * <p>Periodic watermarks (Flink's auto-watermark interval) are emitted on the engine's schedule: from
+ * {@link #send} when the interval has passed on the engine's clock, and, while the source is quiet, by the engine
+ * itself (a thread of its own, or {@link CepTestHarness#runUntilIdle()}), so a generator that reads the clock
+ * advances event time, or marks the source idle, without another send. {@link #tick()} emits at once if the
+ * interval has passed. Under the system clock a send reads a cached time that the shards' duty cycles refresh,
+ * and the producer itself on every 64th send (a clock call costs more than the rest of a send on some virtual
+ * machines); a test's manual clock is read directly. With
  * {@link io.cepheus.runtime.time.WatermarkStrategy#withIdleness idleness} configured, the shards also mark a
  * source idle on their own once nothing has come from it for the timeout, so a silent source never holds the
  * watermark back forever.
  *
- * <p>Not thread-safe: one producer per producing thread ({@link CepEngine#newProducer()}).
+ * <p>Not thread-safe: one producer per producing thread ({@link CepEngine#newProducer()}). Its watermark generator
+ * is called by one thread at a time: the producer's, or the engine's for a periodic emit while the producer is in
+ * no call. Each call of a producer whose generator can emit takes the producer over with one compare-and-set and
+ * waits only while the engine runs such an emit; a call made while another thread is in one is refused.
  *
  * @param <T> the event type
  */
@@ -52,6 +56,29 @@ public final class Producer<T> implements AutoCloseable {
     /** The clock time of this source's latest send, for the shards' silence detection (written here only). */
     private final java.util.concurrent.atomic.AtomicLong lastActive = new java.util.concurrent.atomic.AtomicLong();
     private long nextPeriodicEmit;
+    /** {@link #nextPeriodicEmit} as the engine's schedule reads it, without taking the producer over. */
+    private volatile long periodicDue;
+    /**
+     * Who is using the producer: {@link #FREE}, {@link #PRODUCER} (in a call) or {@link #ENGINE} (in a periodic
+     * emit of the engine's schedule); only when {@link #handOff} is set.
+     */
+    @SuppressWarnings("unused") // through OWNER
+    private volatile int owner;
+    private static final int FREE = 0;
+    private static final int PRODUCER = 1;
+    private static final int ENGINE = 2;
+    private static final java.lang.invoke.VarHandle OWNER;
+
+    static {
+        try {
+            OWNER = java.lang.invoke.MethodHandles.lookup().findVarHandle(Producer.class, "owner", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Whether the engine's schedule emits for this producer (its generator can emit): calls then take it over. */
+    private final boolean handOff;
     private long lastWatermark = Long.MIN_VALUE;
     private boolean idle;
     private boolean closed;
@@ -67,7 +94,7 @@ public final class Producer<T> implements AutoCloseable {
 
     Producer(CepEngine<T> engine, ShardInbox<ShardRecord>[] inboxes, int[] inputAtShard,
             Function<? super T, ?> keySelector, TimestampAssigner<T> assigner, WatermarkGenerator<T> generator,
-            Clock clock, CachedClock cachedClock, long interval, boolean block) {
+            Clock clock, CachedClock cachedClock, long interval, boolean block, boolean handOff) {
         this.engine = engine;
         this.inboxes = inboxes;
         this.inputAtShard = inputAtShard;
@@ -78,7 +105,40 @@ public final class Producer<T> implements AutoCloseable {
         this.cachedClock = cachedClock;
         this.interval = interval;
         this.block = block;
-        this.nextPeriodicEmit = clock.millis() + interval;
+        this.handOff = handOff;
+        this.nextPeriodicEmit = saturatedAdd(clock.millis(), interval);
+        this.periodicDue = nextPeriodicEmit;
+    }
+
+    private static long saturatedAdd(long time, long interval) {
+        long sum = time + interval;
+        return ((time ^ sum) & (interval ^ sum)) < 0 ? Long.MAX_VALUE : sum;
+    }
+
+    /** Takes the producer over for one of its calls; waits only while the engine runs its periodic emit. */
+    private void acquire() {
+        if (!OWNER.compareAndSet(this, FREE, PRODUCER)) {
+            waitForTheEngine();
+        }
+    }
+
+    private void waitForTheEngine() {
+        backoff.reset();
+        while (true) {
+            int o = (int) OWNER.getVolatile(this);
+            if (o == PRODUCER) {
+                throw new IllegalStateException("this producer is in a call on another thread (or this call came"
+                        + " from its own watermark generator): a producer is used by one thread at a time");
+            }
+            if (o == FREE && OWNER.compareAndSet(this, FREE, PRODUCER)) {
+                return;
+            }
+            backoff.idle(0);
+        }
+    }
+
+    private void release() {
+        OWNER.setRelease(this, FREE);
     }
 
     /**
@@ -102,6 +162,18 @@ public final class Producer<T> implements AutoCloseable {
      * @return as {@link #send(Object)}
      */
     public boolean send(T event, long recordTimestamp) {
+        if (!handOff) {
+            return sendOwned(event, recordTimestamp);
+        }
+        acquire();
+        try {
+            return sendOwned(event, recordTimestamp);
+        } finally {
+            release();
+        }
+    }
+
+    private boolean sendOwned(T event, long recordTimestamp) {
         checkOpen();
         if (!engine.isStarted()) {
             Throwable startFailure = engine.startFailure();
@@ -179,15 +251,65 @@ public final class Producer<T> implements AutoCloseable {
      * quiet, so idleness is detected and shards are not held back.
      */
     public void tick() {
-        checkOpen();
-        deliverAllPending();
-        emitPeriodic(clock.millis());
+        if (handOff) {
+            acquire();
+        }
+        try {
+            checkOpen();
+            deliverAllPending();
+            emitPeriodic(clock.millis());
+        } finally {
+            if (handOff) {
+                release();
+            }
+        }
     }
 
     private void emitPeriodic(long now) {
         if (now >= nextPeriodicEmit) {
+            // the next time first: a generator that throws is called again an interval later, not at every cycle
+            nextPeriodicEmit = saturatedAdd(now, interval);
+            if (handOff) {
+                periodicDue = nextPeriodicEmit;
+            }
             generator.onPeriodicEmit(broadcast);
-            nextPeriodicEmit = now + interval;
+        }
+    }
+
+    /** @return whether the engine's schedule may have a periodic emit to run for this producer at {@code now} */
+    boolean periodicEmitDue(long now) {
+        return handOff && now >= periodicDue;
+    }
+
+    /**
+     * Runs this producer's periodic emit for the engine's schedule, on the engine's thread, if the interval has
+     * passed and the producer is in no call (it is then skipped: its call emits if due). Records this producer
+     * could not enqueue earlier go first, as in any of its calls.
+     *
+     * @return 1 if the generator was called, else 0
+     */
+    int emitPeriodicOnSchedule(long now) {
+        if (!OWNER.compareAndSet(this, FREE, ENGINE)) {
+            return 0;
+        }
+        try {
+            if (closed || now < nextPeriodicEmit) {
+                return 0;
+            }
+            deliverAllPending();
+            long before = lastWatermark;
+            emitPeriodic(now);
+            if (lastWatermark != before && lastActive.getPlain() < now) {
+                lastActive.lazySet(now); // a source that sends time is alive
+            }
+            return 1;
+        } catch (IllegalStateException closedMeanwhile) {
+            if (engine.isClosing() || engine.failure().isPresent()) {
+                return 0; // the engine closed or stopped: this source's watermark no longer matters
+            }
+            throw closedMeanwhile;
+        } finally {
+            release();
         }
     }
 
@@ -197,10 +319,19 @@ public final class Producer<T> implements AutoCloseable {
      * @param watermark the watermark; not above the last one sent is ignored
      */
     public void watermark(long watermark) {
-        checkOpen();
-        deliverAllPending();
-        lastActive.lazySet(clock.millis()); // a source that sends time is alive
-        broadcast.emitWatermark(watermark);
+        if (handOff) {
+            acquire();
+        }
+        try {
+            checkOpen();
+            deliverAllPending();
+            lastActive.lazySet(clock.millis()); // a source that sends time is alive
+            broadcast.emitWatermark(watermark);
+        } finally {
+            if (handOff) {
+                release();
+            }
+        }
     }
 
     /**
@@ -213,19 +344,41 @@ public final class Producer<T> implements AutoCloseable {
      *                               anything is sent
      */
     public void checkpoint(long id) {
-        checkOpen();
-        if (!engine.snapshotsEnabled()) {
-            throw new IllegalStateException("checkpoint(" + id + ") needs snapshot codecs: build the engine with"
-                    + " Builder.snapshots(eventCodec, keyCodec)");
+        if (handOff) {
+            acquire();
         }
-        deliverAllPending();
-        engine.checkpointStarting(id);
-        toAllShards(s -> new ShardRecord.Barrier(inputAtShard[s], id));
+        try {
+            checkOpen();
+            if (!engine.snapshotsEnabled()) {
+                throw new IllegalStateException("checkpoint(" + id + ") needs snapshot codecs: build the engine with"
+                        + " Builder.snapshots(eventCodec, keyCodec)");
+            }
+            deliverAllPending();
+            engine.checkpointStarting(id);
+            toAllShards(s -> new ShardRecord.Barrier(inputAtShard[s], id));
+        } finally {
+            if (handOff) {
+                release();
+            }
+        }
     }
 
     /** Ends this source: its watermark becomes {@code Long.MAX_VALUE}, so it holds no shard back any more. */
     @Override
     public void close() {
+        if (handOff) {
+            acquire();
+        }
+        try {
+            closeOwned();
+        } finally {
+            if (handOff) {
+                release();
+            }
+        }
+    }
+
+    private void closeOwned() {
         if (!closed && !engine.isClosing()) {
             try {
                 broadcast.emitWatermark(Long.MAX_VALUE);

@@ -23,7 +23,7 @@ class CachedSendClockTest {
     @Test
     void periodicWatermarksFollowTheCachedTimeAndItsRefreshes() {
         ManualClock clock = new ManualClock(0);
-        CepEngine<Ev> engine = CepEngine.<Ev>builder().shards(1).clock(clock).cacheSendClock()
+        CepEngine<Ev> engine = CepEngine.<Ev>builder().shards(1).clock(clock).cacheSendClock().periodicWatermarksOnSendOnly()
                 .watermarks(WatermarkStrategy.<Ev>forMonotonousTimestamps().withTimestampAssigner((e, t) -> e.ts()))
                 .build();
         engine.keyBy(Ev::key).pattern(Pattern.<Ev>begin("a").where(e -> false)).select((k, m, ts) -> { });

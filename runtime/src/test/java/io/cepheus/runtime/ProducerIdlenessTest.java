@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link WatermarkStrategy#withIdleness} through the engine: the idleness a producer's own generator declares
- * (judged on events, at its periodic emits on {@link Producer#tick()}) travels in-band to every shard, so an
+ * (judged on events, at its periodic emits: on {@link Producer#tick()} here, or on the engine's schedule) travels in-band to every shard, so an
  * idle producer stops holding the shards' watermark back and another producer's watermark alone releases
  * matches; its next event makes it active again, and it holds the watermark again (Flink: an idle input is left
  * out of the minimum watermark, and counts again once it resumes).
@@ -102,16 +102,18 @@ class ProducerIdlenessTest {
 
         clock.set(12_500);
         quiet.send(new Ev("u2", 'b', 12_200)); // active again, at its old watermark 49: its next emit is at 13000
-        busySecond(busy, 13_000);
         harness.runUntilIdle();
         assertEquals(List.of("u1@200"), matches, "u2's match waits for the quiet producer again");
         assertEquals(List.of(11_999L, 11_999L), shardWatermarks(engine),
-                "the busy producer is at 12999, but the resumed producer holds the shards where they were");
+                "the busy producer is at 11999, and the resumed producer holds the shards where they were");
 
-        quiet.tick(); // its periodic watermark: 12200 - 1
-        harness.runUntilIdle();
+        busySecond(busy, 13_000);
+        harness.runUntilIdle(); // the engine's schedule makes the quiet producer's periodic watermark: 12200 - 1
         assertEquals(List.of(12_199L, 12_199L), shardWatermarks(engine), "the minimum of both producers again");
         assertEquals(List.of("u1@200"), matches, "u2's match at 12200 is not yet behind 12199");
+        quiet.tick();
+        harness.runUntilIdle();
+        assertEquals(List.of(12_199L, 12_199L), shardWatermarks(engine), "the tick finds its interval not passed");
 
         quiet.close(); // its input ends: the busy producer's watermark alone counts
         harness.runUntilIdle();

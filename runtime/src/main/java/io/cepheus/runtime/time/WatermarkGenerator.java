@@ -5,8 +5,11 @@ package io.cepheus.runtime.time;
  * generator emits from {@link #onEvent}, a periodic one from {@link #onPeriodicEmit}, which the runtime calls
  * every {@link WatermarkStrategy#autoWatermarkInterval() auto-watermark interval}.
  *
- * <p>Threading: a generator instance belongs to one input and is called by one thread only; it may keep
- * plain mutable state. {@link WatermarkStrategy#createGenerator(Clock)} makes a new instance for each input.
+ * <p>Threading: a generator instance belongs to one input and is called by one thread at a time, with each call
+ * seeing what the previous one wrote, so it may keep plain mutable state: {@link #onEvent} on the producer's
+ * thread, {@link #onPeriodicEmit} there or on the engine's when the producer is quiet (so a generator that reads
+ * the clock moves event time on by itself). {@link WatermarkStrategy#createGenerator(Clock)} makes a new instance
+ * for each input.
  *
  * <pre>{@code
  * // punctuated: markers in the stream carry the watermark
