@@ -3,6 +3,8 @@ package io.cepheus.runtime;
 import io.cepheus.nfa.EventCodec;
 import io.cepheus.runtime.internal.shard.CepShard;
 import io.cepheus.runtime.internal.shard.KeyDictionary;
+import io.cepheus.runtime.internal.shard.RestoreScope;
+import io.cepheus.runtime.internal.shard.ShardOperator;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInput;
@@ -173,12 +175,17 @@ final class SnapshotFormat {
             EventCodec<Object> keys) throws IOException {
         ByteArrayInputStream bytes = new ByteArrayInputStream(body);
         DataInputStream in = new DataInputStream(bytes);
+        int written;
         try {
-            checkShape(engine, in);
+            written = checkShape(engine, in);
         } catch (EOFException e) {
             throw new IOException("the snapshot ends within the engine's shape (shards, operators)", e);
         }
         List<CepShard<T>> list = engine.shards();
+        if (written != list.size()) {
+            restoreRescaled(engine, body, bytes, in, written, events, keys);
+            return;
+        }
         for (int s = 0; s < list.size(); s++) {
             if (bytes.available() < Integer.BYTES) {
                 throw new IOException("the snapshot ends before shard " + s + "'s part");
@@ -212,11 +219,59 @@ final class SnapshotFormat {
         }
     }
 
-    private static <T> void checkShape(CepEngine<T> engine, DataInput in) throws IOException {
+    /**
+     * Restores a snapshot of {@code written} shards into the engine's other number of shards: every new shard reads
+     * every old part and keeps the keys the engine routes to it (see {@link RestoreScope}); the snapshot's counters go
+     * to shard 0, so the engine's totals go on from where they were.
+     */
+    private static <T> void restoreRescaled(CepEngine<T> engine, byte[] body, ByteArrayInputStream bytes,
+            DataInputStream in, int written, EventCodec<T> events, EventCodec<Object> keys) throws IOException {
+        List<CepShard<T>> list = engine.shards();
+        ShardOperator<T> fixed = list.get(0).operatorThatDoesNotRescale();
+        if (fixed != null) {
+            throw new IOException("the snapshot has " + written + " shards, this engine " + list.size() + ": "
+                    + engine.operatorList().get(fixed.operatorId()).description() + " restores only into as many"
+                    + " shards as it was written from");
+        }
+        int[] offset = new int[written];
+        int[] length = new int[written];
+        for (int s = 0; s < written; s++) {
+            if (bytes.available() < Integer.BYTES) {
+                throw new IOException("the snapshot ends before shard " + s + "'s part");
+            }
+            length[s] = in.readInt();
+            if (length[s] < 0 || length[s] > bytes.available()) {
+                throw new IOException("shard " + s + "'s part announces " + length[s] + " bytes, "
+                        + bytes.available() + " remain in the snapshot");
+            }
+            offset[s] = body.length - bytes.available();
+            in.skipNBytes(length[s]);
+        }
+        if (bytes.available() > 0) {
+            throw new IOException("the snapshot has " + bytes.available() + " bytes after the last shard's part");
+        }
+        for (int s = 0; s < list.size(); s++) {
+            int shard = s;
+            RestoreScope scope = RestoreScope.rescaled(key -> CepEngine.shardOf(key, list.size()) == shard, s == 0);
+            DataInput[] parts = new DataInput[written];
+            for (int p = 0; p < written; p++) {
+                parts[p] = new DataInputStream(new ByteArrayInputStream(body, offset[p], length[p]));
+            }
+            try {
+                list.get(s).readRescaled(parts, events, keys, scope);
+            } catch (IOException | RuntimeException e) {
+                throw new IOException("the snapshot of " + written + " shards cannot be restored into shard " + s
+                        + " of " + list.size() + ": " + e.getMessage(), e);
+            }
+            checkRouting(list.get(s), s, list.size());
+        }
+    }
+
+    /** @return the number of shards the snapshot was written from */
+    private static <T> int checkShape(CepEngine<T> engine, DataInput in) throws IOException {
         int shards = in.readInt();
-        if (shards != engine.shardCount()) {
-            throw new IOException("the snapshot has " + shards + " shards, this engine " + engine.shardCount()
-                    + ": keys would land on other shards");
+        if (shards < 1) {
+            throw new IOException("the snapshot has " + shards + " shards");
         }
         int operators = in.readInt();
         if (operators != engine.operatorList().size()) {
@@ -230,6 +285,7 @@ final class SnapshotFormat {
                         + ", this engine " + engine.operatorList().get(id).description());
             }
         }
+        return shards;
     }
 
     /**

@@ -159,11 +159,12 @@ class EngineSnapshotTest {
         CepTestHarness<Ev> h = CepTestHarness.start(engine);
         byte[] bytes = snapshot(h);
 
-        CepEngine<Ev> threeShards = CepEngine.<Ev>builder().shards(3).build();
-        threeShards.keyBy(Ev::key).pattern(Pattern.<Ev>begin("a"));
-        threeShards.newProducer();
-        UncheckedIOException shards = assertThrows(UncheckedIOException.class, () -> restore(threeShards, bytes));
-        assertTrue(shards.getCause().getMessage().contains("shards"), shards.getMessage());
+        CepEngine<Ev> otherOperators = CepEngine.<Ev>builder().shards(3).build();
+        otherOperators.keyBy(Ev::key).pattern(Pattern.<Ev>begin("a"));
+        otherOperators.newProducer();
+        UncheckedIOException shape = assertThrows(UncheckedIOException.class, () -> restore(otherOperators, bytes));
+        assertTrue(shape.getCause().getMessage().contains("2 operators (patterns, windows, joins), this engine 1"),
+                shape.getMessage());
 
         byte[] badVersion = bytes.clone();
         badVersion[7] = 9;

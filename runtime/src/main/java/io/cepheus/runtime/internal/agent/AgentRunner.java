@@ -126,7 +126,15 @@ public final class AgentRunner implements AutoCloseable {
     private void awaitTermination(Duration timeout) {
         boolean finished;
         try {
+            long deadline = System.nanoTime() + timeout.toNanos();
             finished = terminated.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            if (finished) {
+                // the latch opens as the run method returns: wait for the thread itself to end too, so that no thread
+                // of a closed engine is alive when close() returns
+                long left = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
+                thread.join(left);
+                finished = !thread.isAlive();
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for agent '" + agent.roleName()

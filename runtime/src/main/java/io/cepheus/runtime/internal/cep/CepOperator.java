@@ -9,6 +9,7 @@ import io.cepheus.nfa.NfaState;
 import io.cepheus.nfa.internal.CacheHints;
 import io.cepheus.runtime.PatternMetrics;
 import io.cepheus.runtime.internal.shard.GroupPrefetch;
+import io.cepheus.runtime.internal.shard.RestoreScope;
 import io.cepheus.runtime.internal.shard.KeyDictionary;
 import io.cepheus.runtime.internal.shard.KeyedOperator;
 import io.cepheus.runtime.internal.timer.KeyDueTimes;
@@ -860,18 +861,42 @@ public final class CepOperator<T> extends KeyedOperator<T> {
     @Override
     public void readState(java.io.DataInput in, io.cepheus.nfa.EventCodec<T> events,
             io.cepheus.nfa.EventCodec<Object> keyCodec) throws java.io.IOException {
-        watermark = in.readLong();
-        processingTime = in.readLong();
-        lateEvents = in.readLong();
-        deadLetters = in.readLong();
-        matches = in.readLong();
-        restoredTimeouts = in.readLong() - matcher.timeoutsEmitted();
-        restoredRejections = in.readLong() - matcher.rejectedPartialMatches();
+        readState(in, events, keyCodec, RestoreScope.EXACT);
+    }
+
+    @Override
+    public boolean rescales() {
+        return true;
+    }
+
+    /**
+     * Restores what {@link #writeState} wrote, keeping the keys {@code scope} keeps: the others' matching states
+     * and buffered events are read and let go. Called once per part when the engine has another number of shards.
+     */
+    @Override
+    public void readState(java.io.DataInput in, io.cepheus.nfa.EventCodec<T> events,
+            io.cepheus.nfa.EventCodec<Object> keyCodec, RestoreScope scope) throws java.io.IOException {
+        watermark = in.readLong(); // the same in every part: the shards' watermarks are checked to be equal
+        processingTime = scope.exact() ? in.readLong() : Math.max(processingTime, in.readLong());
+        lateEvents = scope.counted(lateEvents, in.readLong());
+        deadLetters = scope.counted(deadLetters, in.readLong());
+        matches = scope.counted(matches, in.readLong());
+        // nothing is emitted or rejected while restoring: the matcher's own counts are still what they started at
+        restoredTimeouts = scope.counted(restoredTimeouts, in.readLong() - matcher.timeoutsEmitted());
+        restoredRejections = scope.counted(restoredRejections, in.readLong() - matcher.rejectedPartialMatches());
         int live = readCount(in, "a pattern operator with %d keys");
         int[] restored = new int[live];
+        int restoredCount = 0;
         for (int i = 0; i < live; i++) {
-            int id = readKeyId(in, keyCodec); // holds(id) may be true already: the shared buffer is restored first
-            Object key = keys.keyOf(id);
+            Object key = keyCodec.read(in);
+            if (!scope.keeps(key)) {
+                // another shard's key: its state is read, and given back at once
+                NfaState elsewhere = matcher.readState(key, events, in);
+                matcher.discard(elsewhere);
+                matcher.release(elsewhere);
+                continue;
+            }
+            int id = keys.idOf(key); // holds(id) may be true already: the shared buffer is restored first
             int row = rowWithState(id, rows.rowOf(id)); // sizes the per-key arrays
             matcher.release(states[row]);
             states[row] = matcher.readState(key, events, in);
@@ -882,26 +907,31 @@ public final class CepOperator<T> extends KeyedOperator<T> {
                         + states[row].currentTime() + ", after the "
                         + (processingClock != null ? "processing time " : "watermark ") + now + " it was written at");
             }
-            restored[i] = row;
+            restored[restoredCount++] = row;
         }
         int buffered = readCount(in, "a pattern operator with %d buffered events");
         for (int i = 0; i < buffered; i++) {
-            int id = readKeyId(in, keyCodec);
+            Object key = keyCodec.read(in);
             long ts = in.readLong();
             if (processingClock == null && ts <= watermark) {
                 // a buffered event waits for a watermark at or after its time; one already passed was released
-                throw new java.io.IOException("key " + keys.keyOf(id) + " has an event at time " + ts
+                throw new java.io.IOException("key " + key + " has an event at time " + ts
                         + " waiting for the watermark, which is already at " + watermark);
             }
-            buffer.add(id, events.read(in), ts);
+            T event = events.read(in);
+            if (!scope.keeps(key)) {
+                continue;
+            }
+            int id = keys.idOf(key);
+            buffer.add(id, event, ts);
             if (sortsArrivals) {
                 releaseArrivalsAt(id, ts + 1);
             }
         }
         // settled once their buffered events are back: a key whose state is empty but has events waiting keeps
         // its state, as in the engine that wrote the snapshot (freeing it would change when the key is advanced)
-        for (int row : restored) {
-            settle(row);
+        for (int r = 0; r < restoredCount; r++) {
+            settle(restored[r]);
         }
     }
 

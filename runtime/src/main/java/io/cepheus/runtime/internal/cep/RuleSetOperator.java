@@ -6,6 +6,7 @@ import io.cepheus.nfa.NfaOptions;
 import io.cepheus.runtime.PatternMetrics;
 import io.cepheus.runtime.internal.shard.ControlTarget;
 import io.cepheus.runtime.internal.shard.KeyedOperator;
+import io.cepheus.runtime.internal.shard.RestoreScope;
 import io.cepheus.runtime.internal.shard.ShardContext;
 import io.cepheus.runtime.rules.RestoredRules;
 import io.cepheus.runtime.rules.RetirePolicy;
@@ -586,6 +587,159 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
                     in.readLong(), in.readLong()));
         }
         gone = Map.copyOf(departed);
+        publish();
+        spec.restored(new RestoredRules(kept, startedEmpty, dropped));
+    }
+
+    /** The parts read so far of a restore into another number of shards; null otherwise. */
+    private RuleSetParts<T> parts;
+    private Map<RuleVersion, long[]> droppedInParts;
+    private Map<RuleVersion, RuleMetrics> goneInParts;
+
+    @Override
+    public boolean rescales() {
+        return true;
+    }
+
+    /**
+     * Reads one old shard's part of a restore into another number of shards: the buffered events of the keys
+     * {@code scope} keeps, and the versions in force with their states, are kept for {@link #finishRestore}, which
+     * merges the parts ({@link RuleSetParts}); what is reported of dropped and departed versions is added up on the
+     * shard that takes the snapshot's counters.
+     */
+    @Override
+    public void readState(DataInput in, EventCodec<T> events, EventCodec<Object> keyCodec, RestoreScope scope)
+            throws IOException {
+        if (scope.exact()) {
+            readState(in, events, keyCodec);
+            return;
+        }
+        if (parts == null) {
+            parts = new RuleSetParts<>();
+            droppedInParts = new LinkedHashMap<>();
+            goneInParts = new LinkedHashMap<>();
+        }
+        parts.startPart();
+        watermark = in.readLong();
+        lateEvents = scope.counted(lateEvents, in.readLong());
+        long nextArrival = in.readLong();
+        int buffered = readCount(in, "a rule set with %d buffered events");
+        for (int i = 0; i < buffered; i++) {
+            Object key = keyCodec.read(in);
+            long ts = in.readLong();
+            long arrival = in.readLong();
+            if (ts <= watermark) {
+                throw new IOException("key " + key + " has an event at time " + ts + " waiting for the watermark,"
+                        + " which is already at " + watermark);
+            }
+            if (arrival < 0 || arrival >= nextArrival) {
+                throw new IOException("a buffered event has arrival number " + arrival + ", not below the rule set's"
+                        + " next one, " + nextArrival);
+            }
+            T event = events.read(in);
+            if (scope.keeps(key)) {
+                parts.buffered(key, ts, arrival, event);
+            }
+        }
+        Map<RuleVersion, Member<T>> running = new LinkedHashMap<>();
+        for (Member<T> m : members) {
+            running.put(m.rule, m);
+        }
+        int count = readCount(in, "a rule set with %d rule versions");
+        for (int i = 0; i < count; i++) {
+            RuleVersion rule = new RuleVersion(in.readUTF(), in.readInt());
+            long fingerprint = in.readLong();
+            int retired = in.readByte();
+            long firstArrival = in.readLong();
+            long retiredAt = in.readLong();
+            long pendingBefore = in.readLong();
+            long discarded = in.readLong();
+            long partialMatches = in.readLong();
+            int liveKeys = in.readInt();
+            int length = readCount(in, "a rule version's state of %d bytes");
+            byte[] block = new byte[length];
+            in.readFully(block);
+            Member<T> m = retired == 0 ? running.get(rule) : null;
+            if (m == null) {
+                if (scope.countsHere()) {
+                    long[] held = droppedInParts.computeIfAbsent(rule, r -> new long[2]);
+                    held[0] += partialMatches;
+                    held[1] += liveKeys;
+                }
+                continue;
+            }
+            if (m.pattern.structureFingerprint() != fingerprint) {
+                throw new IOException("rule " + rule + " has another structure in this engine than in the snapshot"
+                        + " (quantifiers, contiguity, windows or skip strategy differ): its state cannot be restored;"
+                        + " give the changed rule a new version");
+            }
+            if (firstArrival < 0 || firstArrival > nextArrival || retiredAt != Long.MAX_VALUE || pendingBefore != 0) {
+                throw new IOException("rule " + rule + " in force sees events from arrival " + firstArrival
+                        + " (next: " + nextArrival + "), retired at " + retiredAt);
+            }
+            m.discarded = scope.counted(m.discarded, discarded);
+            parts.version(rule, firstArrival, block);
+        }
+        int goneCount = readCount(in, "a rule set with %d departed versions");
+        for (int i = 0; i < goneCount; i++) {
+            RuleVersion rule = new RuleVersion(in.readUTF(), in.readInt());
+            RuleMetrics g = new RuleMetrics(rule, false, in.readLong(), in.readLong(), 0, in.readLong(),
+                    in.readLong(), in.readLong());
+            if (scope.countsHere()) {
+                goneInParts.merge(rule, g, RuleMetrics::plus);
+            }
+        }
+    }
+
+    /**
+     * Merges the parts read by {@link #readState(DataInput, EventCodec, EventCodec, RestoreScope)}: the kept events
+     * go back into the buffer under new arrival numbers, each kept version sees from its new first arrival and reads
+     * its state from every part, and versions of this engine the snapshot did not have start empty.
+     */
+    @Override
+    public void finishRestore(EventCodec<T> events, EventCodec<Object> keyCodec, RestoreScope scope)
+            throws IOException {
+        if (parts == null) {
+            return;
+        }
+        List<RuleVersion> keptOrder = parts.keptVersions();
+        long[] firstArrival = new long[keptOrder.size()];
+        List<RuleSetParts.Renumbered<T>> renumbered = parts.renumber(keptOrder, firstArrival);
+        EventTimeBuffer<T> b = buffer.buffer();
+        for (RuleSetParts.Renumbered<T> e : renumbered) {
+            b.add(keys.idOf(e.key()), e.event(), e.timestamp(), e.arrival());
+        }
+        long nextArrival = renumbered.size();
+        b.arrivals(nextArrival);
+        Map<RuleVersion, Member<T>> fresh = new LinkedHashMap<>();
+        for (Member<T> m : members) {
+            fresh.put(m.rule, m);
+        }
+        List<RuleVersion> kept = new ArrayList<>();
+        for (int i = 0; i < keptOrder.size(); i++) {
+            Member<T> m = fresh.remove(keptOrder.get(i));
+            versions.leave(m.operator);
+            m.operator.ruleVersionOf(buffer, firstArrival[i]);
+            indexByHandle(m);
+            for (byte[] state : parts.statesOf(m.rule)) {
+                m.operator.readState(new DataInputStream(new ByteArrayInputStream(state)), events, keyCodec, scope);
+            }
+            versions.touchedOutsideRound(m.operator);
+            kept.add(m.rule);
+        }
+        List<RuleVersion> startedEmpty = new ArrayList<>();
+        for (Member<T> m : fresh.values()) {
+            versions.leave(m.operator);
+            m.operator.ruleVersionOf(buffer, nextArrival); // sees what arrives after the restore
+            indexByHandle(m);
+            startedEmpty.add(m.rule);
+        }
+        List<RestoredRules.Dropped> dropped = new ArrayList<>();
+        droppedInParts.forEach((rule, held) -> dropped.add(new RestoredRules.Dropped(rule, held[0], held[1])));
+        gone = Map.copyOf(goneInParts);
+        parts = null;
+        droppedInParts = null;
+        goneInParts = null;
         publish();
         spec.restored(new RestoredRules(kept, startedEmpty, dropped));
     }

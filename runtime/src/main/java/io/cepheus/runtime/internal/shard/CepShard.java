@@ -437,6 +437,82 @@ public final class CepShard<T> implements Agent, ShardContext<T>, Consumer<Shard
         publish();
     }
 
+    /** @return an operator of this shard that cannot be restored into another number of shards, or null */
+    public ShardOperator<T> operatorThatDoesNotRescale() {
+        for (ShardOperator<T> op : operators) {
+            if (!op.rescales()) {
+                return op;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Restores this shard of an engine with another number of shards than the snapshot's: reads every old shard's
+     * part in turn and keeps the keys {@code scope} routes here (rescaling). The old shards must be at one
+     * watermark, as the shards of a snapshot taken at aligned barriers are; each producer's watermark is the
+     * highest any part had, and it is idle only if idle in every part.
+     *
+     * @param parts the old shards' parts, in shard order
+     */
+    public void readRescaled(DataInput[] parts, EventCodec<T> eventCodec, EventCodec<Object> keyCodec,
+            RestoreScope scope) throws IOException {
+        long[] producerWatermarks = new long[producers.producerCount()];
+        java.util.Arrays.fill(producerWatermarks, Long.MIN_VALUE);
+        boolean[] producerIdle = new boolean[producerWatermarks.length];
+        java.util.Arrays.fill(producerIdle, true);
+        ShardOperator<T> fixed = operatorThatDoesNotRescale();
+        if (fixed != null) {
+            throw new IOException("operator " + fixed.operatorId() + " restores only into as many shards as the"
+                    + " snapshot's " + parts.length);
+        }
+        for (int p = 0; p < parts.length; p++) {
+            DataInput in = parts[p];
+            long partWatermark = in.readLong();
+            if (p == 0) {
+                watermark = partWatermark;
+                timers.advanceWatermark(partWatermark, timerDispatch); // nothing registered yet: sets the time only
+            } else if (partWatermark != watermark) {
+                throw new IOException("the snapshot's shards are at different watermarks (shard 0 at " + watermark
+                        + ", shard " + p + " at " + partWatermark + "): it restores only into " + parts.length
+                        + " shards");
+            }
+            events = scope.counted(events, in.readLong());
+            int inputs = in.readInt();
+            if (inputs != eventsFrom.length) {
+                throw new IOException("shard " + p + " of the snapshot had " + inputs + " producers, this engine's "
+                        + eventsFrom.length);
+            }
+            for (int i = 0; i < inputs; i++) {
+                eventsFrom[i] = scope.counted(eventsFrom[i], in.readLong());
+            }
+            producers.readMerged(in, p, producerWatermarks, producerIdle);
+            KeyDictionary.skip(in, keyCodec);
+            int ops = in.readInt();
+            if (ops != operators.size()) {
+                throw new IOException("the snapshot has " + ops + " patterns, this engine " + operators.size());
+            }
+            for (ShardOperator<T> op : operators) {
+                op.readState(in, eventCodec, keyCodec, scope);
+            }
+            if (parts[p] instanceof java.io.InputStream stream && stream.available() > 0) {
+                throw new IOException("shard " + p + "'s part has " + stream.available() + " bytes left after its"
+                        + " state was read");
+            }
+        }
+        for (ShardOperator<T> op : operators) {
+            op.finishRestore(eventCodec, keyCodec, scope);
+        }
+        producers.restoreMerged(producerWatermarks, producerIdle);
+        for (ShardOperator<T> op : operators) {
+            if (op instanceof KeyedOperator<T> keyed && keyed.watermark > watermark) {
+                throw new IOException("operator " + op.operatorId() + " is at watermark " + keyed.watermark
+                        + ", after the shards' " + watermark);
+            }
+        }
+        publish();
+    }
+
     /** Sets who is told when a batch is complete (setup, before the shard runs). */
     public void endOfBatchListener(EndOfBatchListener listener) {
         this.endOfBatchListener = Objects.requireNonNull(listener, "listener");

@@ -219,6 +219,35 @@ public final class KeyDictionary {
      *
      * @throws IOException if the dictionary is not empty, or the ids read are inconsistent (corrupt input)
      */
+    /**
+     * Reads past a dictionary {@link #writeTo} wrote, checking it as {@link #readFrom} does, without taking its ids:
+     * a shard restored into another number of shards gives the keys it keeps ids of its own.
+     */
+    public static void skip(DataInput in, EventCodec<Object> keyCodec) throws IOException {
+        int bound = in.readInt();
+        int live = in.readInt();
+        if (bound < 0 || live < 0 || live > bound) {
+            throw new IOException("corrupt key dictionary: " + live + " keys under an id bound of " + bound);
+        }
+        for (int i = 0; i < live; i++) {
+            int id = in.readInt();
+            keyCodec.read(in);
+            if (id < 0 || id >= bound) {
+                throw new IOException("corrupt key dictionary: id " + id + " outside [0, " + bound + ")");
+            }
+        }
+        int free = in.readInt();
+        if (free != bound - live) {
+            throw new IOException("corrupt key dictionary: " + free + " free ids, expected " + (bound - live));
+        }
+        for (int i = 0; i < free; i++) {
+            int id = in.readInt();
+            if (id < 0 || id >= bound) {
+                throw new IOException("corrupt key dictionary: free id " + id + " out of range");
+            }
+        }
+    }
+
     public void readFrom(DataInput in, EventCodec<Object> keyCodec) throws IOException {
         if (nextId != 0) {
             throw new IOException("a key dictionary can only be restored while empty; it holds " + nextId + " ids");

@@ -123,6 +123,39 @@ final class ProducerWatermarks {
         }
     }
 
+    /**
+     * Reads what {@link #writeTo} wrote on one shard of an engine with another number of shards, merging it into
+     * {@code watermarks} (the highest of each producer) and {@code idle} (idle only if idle on every shard read).
+     */
+    void readMerged(DataInput in, int shard, long[] watermarks, boolean[] idle) throws IOException {
+        int inputs = in.readInt();
+        if (inputs != valve.inputCount()) {
+            throw new IOException("the snapshot has " + inputs + " producers at shard " + shard + ", this engine "
+                    + valve.inputCount());
+        }
+        for (int i = 0; i < inputs; i++) {
+            watermarks[i] = Math.max(watermarks[i], in.readLong());
+            idle[i] &= in.readBoolean();
+        }
+    }
+
+    /** Restores the producers' watermarks and idleness merged by {@link #readMerged}. */
+    void restoreMerged(long[] watermarks, boolean[] idle) {
+        for (int i = 0; i < watermarks.length; i++) {
+            if (watermarks[i] != Long.MIN_VALUE) {
+                valve.onWatermark(i, watermarks[i]);
+            }
+            if (idle[i]) {
+                valve.onIdle(i);
+            }
+        }
+    }
+
+    /** @return how many producers feed the shard */
+    int producerCount() {
+        return valve.inputCount();
+    }
+
     /** Restores what {@link #writeTo} wrote, into the same number of producers. */
     void readFrom(DataInput in, int shard) throws IOException {
         int inputs = in.readInt();

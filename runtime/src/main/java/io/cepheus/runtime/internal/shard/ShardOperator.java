@@ -132,4 +132,32 @@ public interface ShardOperator<T> {
 
     /** Restores what {@link #writeState} wrote into this fresh operator. */
     void readState(DataInput in, EventCodec<T> events, EventCodec<Object> keys) throws IOException;
+
+    /**
+     * Restores what {@link #writeState} wrote on one shard of an engine with another number of shards: as
+     * {@link #readState}, but only the keys {@code scope} keeps, with counters added up as it says. Called once per
+     * part of the snapshot, on the same operator.
+     *
+     * @throws IOException if this operator cannot be restored into another number of shards, or as readState
+     */
+    default void readState(DataInput in, EventCodec<T> events, EventCodec<Object> keys, RestoreScope scope)
+            throws IOException {
+        if (scope.exact()) {
+            readState(in, events, keys);
+            return;
+        }
+        throw new IOException("operator " + operatorId() + " restores only into as many shards as it was written from");
+    }
+
+    /**
+     * Completes a restore into another number of shards once every part was read (an operator that merges what the
+     * parts hold does it here).
+     */
+    default void finishRestore(EventCodec<T> events, EventCodec<Object> keys, RestoreScope scope) throws IOException {
+    }
+
+    /** @return whether {@link #readState(DataInput, EventCodec, EventCodec, RestoreScope)} takes a rescaling scope */
+    default boolean rescales() {
+        return false;
+    }
 }
