@@ -201,7 +201,10 @@ public final class CepEngine<T> implements AutoCloseable {
 
     /**
      * Starts this engine from a snapshot (taken live or by {@link CepTestHarness#snapshot}): it must be
-     * configured as the snapshotted one (shards, patterns in order, number of producers). Before
+     * configured as the snapshotted one (patterns, windows and joins in order, number of producers), with any number
+     * of shards: restored into another number, each shard keeps the keys the engine routes to it (results of
+     * different keys at one time may then come out in another order, and sliding windows combine their slices in
+     * other groups: see the README's "Rescaling"). Before
      * {@link #start()}; the restore happens when it starts, which fails with an {@link IllegalStateException}
      * naming what is wrong: not a snapshot, another format version, truncated, corrupt (checksum mismatch),
      * another engine shape, a pattern of another structure (window, quantifiers, contiguity, skip strategy:

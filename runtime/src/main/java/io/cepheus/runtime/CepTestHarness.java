@@ -155,8 +155,8 @@ public final class CepTestHarness<T> implements AutoCloseable {
 
     /**
      * Builds a harness from a snapshot (of this harness or of a running engine): {@code engine} must be
-     * configured as the snapshotted one (same shard count, same patterns in the same order, the same number of
-     * producers) and not started. Reads exactly one snapshot from {@code in}, whatever follows it.
+     * configured as the snapshotted one (the same patterns in the same order, the same number of producers; any
+     * number of shards, as {@link CepEngine#restoreFrom} describes) and not started. Reads exactly one snapshot from {@code in}, whatever follows it.
      *
      * @param engine   the fresh engine, not given a snapshot by {@link CepEngine#restoreFrom}; a failed restore
      *                 fails it for good, as {@link CepEngine#start()} describes

@@ -4,7 +4,6 @@ import io.cepheus.nfa.EventCodec;
 import io.cepheus.runtime.internal.shard.CepShard;
 import io.cepheus.runtime.internal.shard.KeyDictionary;
 import io.cepheus.runtime.internal.shard.RestoreScope;
-import io.cepheus.runtime.internal.shard.ShardOperator;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInput;
@@ -23,7 +22,8 @@ import java.util.zip.CRC32C;
  *
  * <p>The layout: a 16-byte header (magic, format version, length of the body, CRC32C of the body), then the
  * body: shard count, operator count, each operator's description, and one length-prefixed part per shard, as
- * the shard writes it (its watermarks, its key dictionary, then each operator's state).
+ * the shard writes it (its watermarks, its key dictionary, then each operator's state). Every key's state is written
+ * with the key itself, not its id, so a snapshot restores into any number of shards ({@link RestoreScope}).
  *
  * <p>One checksum over the whole body, verified before anything in it is parsed or any shard is touched: a
  * corrupt file is refused whole (a checksum per shard part would restore the shards before the bad one and
@@ -227,12 +227,6 @@ final class SnapshotFormat {
     private static <T> void restoreRescaled(CepEngine<T> engine, byte[] body, ByteArrayInputStream bytes,
             DataInputStream in, int written, EventCodec<T> events, EventCodec<Object> keys) throws IOException {
         List<CepShard<T>> list = engine.shards();
-        ShardOperator<T> fixed = list.get(0).operatorThatDoesNotRescale();
-        if (fixed != null) {
-            throw new IOException("the snapshot has " + written + " shards, this engine " + list.size() + ": "
-                    + engine.operatorList().get(fixed.operatorId()).description() + " restores only into as many"
-                    + " shards as it was written from");
-        }
         int[] offset = new int[written];
         int[] length = new int[written];
         for (int s = 0; s < written; s++) {

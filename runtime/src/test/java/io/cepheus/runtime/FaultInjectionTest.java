@@ -43,8 +43,8 @@ import org.junit.jupiter.api.Test;
  *   <li>what the shards hold stays within the per-key bounds, sampled while they run;</li>
  *   <li>every rule change completes, the engine reports no unexpected error, and no engine thread is left
  *       running after {@code close()};</li>
- *   <li>a snapshot taken on the way restores, and one damaged under a recomputed checksum is refused clearly or
- *       runs to the end.</li>
+ *   <li>a snapshot taken on the way restores, into as many shards or another number of them, and one damaged
+ *       under a recomputed checksum is refused clearly or runs to the end.</li>
  * </ul>
  * {@code -Dcepheus.faults.seeds=N} runs N seeds (default 200) from {@code -Dcepheus.seed=S}.
  */
@@ -126,7 +126,12 @@ class FaultInjectionTest {
         }
 
         CepEngine<Ev> engine(List<RuleStream<Ev>> rulesOut) {
-            CepEngine<Ev> engine = CepEngine.<Ev>builder().shards(shards).inboxCapacity(4).backpressure(backpressure)
+            return engine(rulesOut, shards);
+        }
+
+        CepEngine<Ev> engine(List<RuleStream<Ev>> rulesOut, int shardCount) {
+            CepEngine<Ev> engine = CepEngine.<Ev>builder().shards(shardCount).inboxCapacity(4)
+                    .backpressure(backpressure)
                     .clock(clock)
                     .nfaOptions(NfaOptions.defaults().withMaxPartialMatchesPerKey(maxPartialMatches)
                             .withOverflowPolicy(overflow))
@@ -374,7 +379,8 @@ class FaultInjectionTest {
 
         /** @return whether the restore was refused, as it must be if it is refused: clearly */
         boolean restore(byte[] snapshot, String what) {
-            CepEngine<Ev> fresh = new Run(seed).engine(new ArrayList<>()); // the same configuration, its own outputs
+            // the same configuration with its own outputs, on as many shards or (rescaling) another number of them
+            CepEngine<Ev> fresh = new Run(seed).engine(new ArrayList<>(), 1 + random.nextInt(4));
             List<Producer<Ev>> in = new ArrayList<>();
             for (int p = 0; p < producers; p++) {
                 in.add(fresh.newProducer());

@@ -864,11 +864,6 @@ public final class CepOperator<T> extends KeyedOperator<T> {
         readState(in, events, keyCodec, RestoreScope.EXACT);
     }
 
-    @Override
-    public boolean rescales() {
-        return true;
-    }
-
     /**
      * Restores what {@link #writeState} wrote, keeping the keys {@code scope} keeps: the others' matching states
      * and buffered events are read and let go. Called once per part when the engine has another number of shards.

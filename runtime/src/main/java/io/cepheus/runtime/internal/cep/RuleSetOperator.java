@@ -596,11 +596,6 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
     private Map<RuleVersion, long[]> droppedInParts;
     private Map<RuleVersion, RuleMetrics> goneInParts;
 
-    @Override
-    public boolean rescales() {
-        return true;
-    }
-
     /**
      * Reads one old shard's part of a restore into another number of shards: the buffered events of the keys
      * {@code scope} keeps, and the versions in force with their states, are kept for {@link #finishRestore}, which

@@ -4,6 +4,7 @@ import com.carrotsearch.hppc.IntArrayList;
 import io.cepheus.nfa.EventCodec;
 import io.cepheus.runtime.internal.shard.KeyDictionary;
 import io.cepheus.runtime.internal.shard.KeyedOperator;
+import io.cepheus.runtime.internal.shard.RestoreScope;
 import io.cepheus.runtime.internal.timer.FiringCalendar;
 import io.cepheus.runtime.internal.timer.TimerService;
 import java.io.DataInput;
@@ -591,20 +592,39 @@ public final class IntervalJoinOperator<T, L, R> extends KeyedOperator<T> {
     /** Restores what {@link #writeState} wrote into this fresh operator, and its calendar entry for entry. */
     @Override
     public void readState(DataInput in, EventCodec<T> events, EventCodec<Object> keyCodec) throws IOException {
+        readState(in, events, keyCodec, RestoreScope.EXACT);
+    }
+
+    /**
+     * Restores what {@link #writeState} wrote; restoring into another number of shards, the calendar's entries (by
+     * the old shard's key ids) are read past and each kept key gets one entry at its due cell.
+     */
+    @Override
+    public void readState(DataInput in, EventCodec<T> events, EventCodec<Object> keyCodec, RestoreScope scope)
+            throws IOException {
         EventCodec<Object> leftCodec = codecs.first(events, "interval join operator " + operatorId);
         EventCodec<Object> rightCodec = codecs.second(events, "interval join operator " + operatorId);
         watermark = in.readLong();
-        pairs = in.readLong();
-        unmatchedLeft = in.readLong();
-        unmatchedRight = in.readLong();
-        lateLeft = in.readLong();
-        lateRight = in.readLong();
-        deadLetters = in.readLong();
-        peakLeft = in.readLong();
-        peakRight = in.readLong();
+        pairs = scope.counted(pairs, in.readLong());
+        unmatchedLeft = scope.counted(unmatchedLeft, in.readLong());
+        unmatchedRight = scope.counted(unmatchedRight, in.readLong());
+        lateLeft = scope.counted(lateLeft, in.readLong());
+        lateRight = scope.counted(lateRight, in.readLong());
+        deadLetters = scope.counted(deadLetters, in.readLong());
+        long readPeakLeft = in.readLong();
+        long readPeakRight = in.readLong();
+        peakLeft = scope.exact() ? readPeakLeft : scope.countsHere() ? Math.max(peakLeft, readPeakLeft) : peakLeft;
+        peakRight = scope.exact() ? readPeakRight : scope.countsHere() ? Math.max(peakRight, readPeakRight) : peakRight;
         int live = readCount(in, "an interval join with %d keys");
+        IntArrayList kept = new IntArrayList();
         for (int i = 0; i < live; i++) {
-            int id = readKey(in, keyCodec, "the interval join's state");
+            int id = readKeptKey(in, keyCodec, scope, "the interval join's state");
+            if (id < 0) {
+                TimeOrderedBuffer.read(in, leftCodec, TimeOrderedBuffer::new, "another shard's key's left side");
+                TimeOrderedBuffer.read(in, rightCodec, TimeOrderedBuffer::new, "another shard's key's right side");
+                continue;
+            }
+            kept.add(id);
             Object key = keys.keyOf(id);
             ensureCapacity(id);
             lefts[id] = TimeOrderedBuffer.read(in, leftCodec, this::borrow, "key " + key + "'s left side");
@@ -620,6 +640,16 @@ public final class IntervalJoinOperator<T, L, R> extends KeyedOperator<T> {
         int entries = in.readInt();
         if (entries < 0) {
             throw new IOException("an interval join calendar of " + entries + " entries");
+        }
+        if (!scope.exact()) {
+            for (int i = 0; i < entries; i++) {
+                in.readLong();
+                in.readInt();
+            }
+            for (int i = 0; i < kept.size(); i++) {
+                calendar.schedule(kept.get(i), cellOf[kept.get(i)]);
+            }
+            return;
         }
         boolean[] waiting = new boolean[lefts.length];
         int waitingKeys = 0;

@@ -3,6 +3,7 @@ package io.cepheus.runtime.internal.join;
 import io.cepheus.nfa.EventCodec;
 import io.cepheus.runtime.internal.shard.KeyDictionary;
 import io.cepheus.runtime.internal.shard.KeyedOperator;
+import io.cepheus.runtime.internal.shard.RestoreScope;
 import io.cepheus.runtime.internal.shard.TimerNamespace;
 import io.cepheus.runtime.internal.timer.KeyTimer;
 import io.cepheus.runtime.internal.timer.TimerService;
@@ -315,17 +316,28 @@ public final class TemporalJoinOperator<T, S, V> extends KeyedOperator<T> {
     /** Restores what {@link #writeState} wrote into this fresh operator, and each key's timer. */
     @Override
     public void readState(DataInput in, EventCodec<T> events, EventCodec<Object> keyCodec) throws IOException {
+        readState(in, events, keyCodec, RestoreScope.EXACT);
+    }
+
+    @Override
+    public void readState(DataInput in, EventCodec<T> events, EventCodec<Object> keyCodec, RestoreScope scope)
+            throws IOException {
         EventCodec<Object> elementCodec = codecs.first(events, "temporal join operator " + operatorId);
         EventCodec<Object> versionCodec = codecs.second(events, "temporal join operator " + operatorId);
         watermark = in.readLong();
-        joined = in.readLong();
-        unmatched = in.readLong();
-        lateElements = in.readLong();
-        lateVersions = in.readLong();
-        deadLetters = in.readLong();
+        joined = scope.counted(joined, in.readLong());
+        unmatched = scope.counted(unmatched, in.readLong());
+        lateElements = scope.counted(lateElements, in.readLong());
+        lateVersions = scope.counted(lateVersions, in.readLong());
+        deadLetters = scope.counted(deadLetters, in.readLong());
         int live = readCount(in, "a temporal join with %d keys");
         for (int i = 0; i < live; i++) {
-            int id = readKey(in, keyCodec, "the temporal join's state");
+            int id = readKeptKey(in, keyCodec, scope, "the temporal join's state");
+            if (id < 0) {
+                TimeOrderedBuffer.read(in, elementCodec, TimeOrderedBuffer::new, "another shard's key's elements");
+                TimeOrderedBuffer.read(in, versionCodec, TimeOrderedBuffer::new, "another shard's key's versions");
+                continue;
+            }
             Object key = keys.keyOf(id);
             ensureCapacity(id);
             pending[id] = TimeOrderedBuffer.read(in, elementCodec, TimeOrderedBuffer::new,

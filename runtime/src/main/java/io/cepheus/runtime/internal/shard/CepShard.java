@@ -437,16 +437,6 @@ public final class CepShard<T> implements Agent, ShardContext<T>, Consumer<Shard
         publish();
     }
 
-    /** @return an operator of this shard that cannot be restored into another number of shards, or null */
-    public ShardOperator<T> operatorThatDoesNotRescale() {
-        for (ShardOperator<T> op : operators) {
-            if (!op.rescales()) {
-                return op;
-            }
-        }
-        return null;
-    }
-
     /**
      * Restores this shard of an engine with another number of shards than the snapshot's: reads every old shard's
      * part in turn and keeps the keys {@code scope} routes here (rescaling). The old shards must be at one
@@ -461,11 +451,6 @@ public final class CepShard<T> implements Agent, ShardContext<T>, Consumer<Shard
         java.util.Arrays.fill(producerWatermarks, Long.MIN_VALUE);
         boolean[] producerIdle = new boolean[producerWatermarks.length];
         java.util.Arrays.fill(producerIdle, true);
-        ShardOperator<T> fixed = operatorThatDoesNotRescale();
-        if (fixed != null) {
-            throw new IOException("operator " + fixed.operatorId() + " restores only into as many shards as the"
-                    + " snapshot's " + parts.length);
-        }
         for (int p = 0; p < parts.length; p++) {
             DataInput in = parts[p];
             long partWatermark = in.readLong();

@@ -99,6 +99,25 @@ public abstract class KeyedOperator<T> implements ShardOperator<T> {
     }
 
     /**
+     * Reads a key {@link #writeKey} wrote, as {@link #readKey}, in a restore that keeps only the keys {@code scope}
+     * keeps (see {@link RestoreScope}).
+     *
+     * @return its id, or -1 if the key is another shard's: its state is then read and let go
+     */
+    protected final int readKeptKey(DataInput in, EventCodec<Object> keyCodec, RestoreScope scope, String state)
+            throws IOException {
+        Object key = keyCodec.read(in);
+        if (!scope.keeps(key)) {
+            return -1;
+        }
+        int id = keys.idOf(key);
+        if (holds(id)) {
+            throw new IOException("key " + key + " appears twice in " + state);
+        }
+        return id;
+    }
+
+    /**
      * Reads a key {@link #writeKey} wrote, as {@link #readKeyId}, for an operator whose state of a key is read in
      * one piece.
      *

@@ -156,8 +156,4 @@ public interface ShardOperator<T> {
     default void finishRestore(EventCodec<T> events, EventCodec<Object> keys, RestoreScope scope) throws IOException {
     }
 
-    /** @return whether {@link #readState(DataInput, EventCodec, EventCodec, RestoreScope)} takes a rescaling scope */
-    default boolean rescales() {
-        return false;
-    }
 }

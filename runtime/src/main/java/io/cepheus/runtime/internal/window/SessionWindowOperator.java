@@ -3,6 +3,7 @@ package io.cepheus.runtime.internal.window;
 import io.cepheus.nfa.EventCodec;
 import io.cepheus.runtime.internal.shard.KeyDictionary;
 import io.cepheus.runtime.internal.shard.KeyedOperator;
+import io.cepheus.runtime.internal.shard.RestoreScope;
 import io.cepheus.runtime.internal.timer.KeyDueHeap;
 import io.cepheus.runtime.internal.timer.KeyDueTimes;
 import io.cepheus.runtime.internal.timer.KeyDueWheel;
@@ -486,50 +487,69 @@ public final class SessionWindowOperator<T, R> extends KeyedOperator<T> {
     /** Restores what {@link #writeState} wrote into this fresh operator, and when each key is next due. */
     @Override
     public void readState(DataInput in, EventCodec<T> events, EventCodec<Object> keyCodec) throws IOException {
+        readState(in, events, keyCodec, RestoreScope.EXACT);
+    }
+
+    @Override
+    public void readState(DataInput in, EventCodec<T> events, EventCodec<Object> keyCodec, RestoreScope scope)
+            throws IOException {
         EventCodec<Object> values = accumulatorCodec(events);
         watermark = in.readLong();
-        firings = in.readLong();
-        results = in.readLong();
-        retractions = in.readLong();
-        lateElements = in.readLong();
-        deadLetters = in.readLong();
+        firings = scope.counted(firings, in.readLong());
+        results = scope.counted(results, in.readLong());
+        retractions = scope.counted(retractions, in.readLong());
+        lateElements = scope.counted(lateElements, in.readLong());
+        deadLetters = scope.counted(deadLetters, in.readLong());
         int live = readCount(in, "a session window operator with %d keys");
         for (int i = 0; i < live; i++) {
-            int id = readKey(in, keyCodec, "the session window operator's state");
-            Object key = keys.keyOf(id);
-            int sessions = in.readInt();
-            KeySessions st = newState(id);
-            if (sessions == 0) {
-                st.start = in.readLong();
-                st.end = in.readLong();
-                in.readLong(); // a single session's creation number: unused until it gets a list
-                st.pending = in.readBoolean();
-                st.acc = in.readBoolean() ? values.read(in) : null;
-                st.last = in.readBoolean() ? events.read(in) : null;
-                countRestored(1, st.acc);
-            } else if (sessions > 1) {
-                SessionList l = new SessionList();
-                long nextCreated = in.readLong();
-                for (int m = 0; m < sessions; m++) {
-                    long start = in.readLong();
-                    long end = in.readLong();
-                    long created = in.readLong();
-                    l.insert(m, start, end);
-                    l.created[m] = created;
-                    l.pending[m] = in.readBoolean();
-                    l.acc[m] = in.readBoolean() ? values.read(in) : null;
-                    l.last[m] = in.readBoolean() ? events.read(in) : null;
-                    countRestored(1, l.acc[m]);
-                }
-                l.nextCreated = nextCreated; // after the inserts, which count creations of their own
-                st.list = l;
-            } else {
-                throw new IOException("key " + key + " has " + sessions + " sessions in a list (a list holds two or"
-                        + " more, a single session is written as 0)");
+            int id = readKeptKey(in, keyCodec, scope, "the session window operator's state");
+            if (id < 0) {
+                readSessions(in, new KeySessions(), "another shard's key", values, events, false);
+                continue;
             }
+            KeySessions st = newState(id);
+            readSessions(in, st, keys.keyOf(id), values, events, true);
             long next = st.list == null ? single.dueTime(st) : list.dueTime(st.list);
             due.next(id, next);
             due.arm(id, next, watermark);
+        }
+    }
+
+    /** Reads one key's sessions into {@code st}; {@code counted}: the operator counts them as its own. */
+    private void readSessions(DataInput in, KeySessions st, Object key, EventCodec<Object> values,
+            EventCodec<T> events, boolean counted) throws IOException {
+        int sessions = in.readInt();
+        if (sessions == 0) {
+            st.start = in.readLong();
+            st.end = in.readLong();
+            in.readLong(); // a single session's creation number: unused until it gets a list
+            st.pending = in.readBoolean();
+            st.acc = in.readBoolean() ? values.read(in) : null;
+            st.last = in.readBoolean() ? events.read(in) : null;
+            if (counted) {
+                countRestored(1, st.acc);
+            }
+        } else if (sessions > 1) {
+            SessionList l = new SessionList();
+            long nextCreated = in.readLong();
+            for (int m = 0; m < sessions; m++) {
+                long start = in.readLong();
+                long end = in.readLong();
+                long created = in.readLong();
+                l.insert(m, start, end);
+                l.created[m] = created;
+                l.pending[m] = in.readBoolean();
+                l.acc[m] = in.readBoolean() ? values.read(in) : null;
+                l.last[m] = in.readBoolean() ? events.read(in) : null;
+                if (counted) {
+                    countRestored(1, l.acc[m]);
+                }
+            }
+            l.nextCreated = nextCreated; // after the inserts, which count creations of their own
+            st.list = l;
+        } else {
+            throw new IOException("key " + key + " has " + sessions + " sessions in a list (a list holds two or"
+                    + " more, a single session is written as 0)");
         }
     }
 

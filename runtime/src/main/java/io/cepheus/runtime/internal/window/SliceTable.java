@@ -752,6 +752,101 @@ final class SliceTable {
     }
 
     /**
+     * Reads past what {@link #writeQueue} wrote, checking it, for a table restored into an engine with another number
+     * of shards: its keys come from several written tables, whose queues need not agree, so this table's queue starts
+     * empty and its next firing rebuilds it from the slice values ({@link #readKeyValues}).
+     */
+    static void skipQueue(DataInput in) throws IOException {
+        long qLoRead = in.readLong();
+        long fRead = in.readLong();
+        in.readLong();
+        int front = in.readInt();
+        if (front < 0 || front > (1 << 26)) {
+            throw new IOException("a slice table whose front holds " + front + " slices");
+        }
+        long previous = NONE;
+        for (int i = 0; i < front; i++) {
+            long k = in.readLong();
+            if (i > 0 && k <= previous || k < qLoRead || k >= fRead) {
+                throw new IOException("front slice " + k + " out of order or outside the front [" + qLoRead + ", "
+                        + fRead + ")");
+            }
+            previous = k;
+        }
+        int slots = in.readInt();
+        int free = in.readInt();
+        if (slots < 0 || slots > (1 << 26) || free < 0 || free > slots) {
+            throw new IOException("a slice table with " + slots + " slots, " + free + " of them free");
+        }
+        for (int i = 0; i < free; i++) {
+            int slot = in.readInt();
+            if (slot < 0 || slot >= slots) {
+                throw new IOException("free slot " + slot + " outside the " + slots + " slots");
+            }
+        }
+    }
+
+    /**
+     * Restores what {@link #writeKey} wrote into a table whose queue starts empty ({@link #skipQueue}): the key's slice
+     * values and pending times; its suffixes and back, which belong to the written table's queue, are read and let
+     * go, and its next firing combines its window from the slice values. For a function associative to the last bit
+     * that is the value it would have had; a floating-point sum may differ in its last bits, as it may between
+     * engines of different shard counts.
+     *
+     * @param key the key's id here, or -1 for another shard's key, which is read and let go
+     * @return the key's slot, or -1
+     */
+    int readKeyValues(int key, DataInput in, EventCodec<Object> codec) throws IOException {
+        if (key >= 0 && holds(key)) {
+            throw new IOException("key id " + key + " appears twice in the slice window operator's state");
+        }
+        in.readInt(); // its slot in the written table
+        long timer = in.readLong();
+        long cleanup = in.readLong();
+        long last = in.readLong();
+        in.readBoolean();
+        in.readLong();
+        if (in.readBoolean()) {
+            codec.read(in); // the back
+        }
+        int entries = in.readInt();
+        if (entries < 0) {
+            throw new IOException("a key with " + entries + " slices");
+        }
+        int slot = key >= 0 ? hold(key) : -1;
+        long previous = Long.MAX_VALUE;
+        boolean suffixAbove = false;
+        for (int e = 0; e < entries; e++) {
+            long k = in.readLong();
+            int flags = in.readUnsignedByte();
+            if (e > 0 && k >= previous || (flags & ~(HAS_VALUE | HAS_SUFFIX | SUFFIX_AS_ABOVE)) != 0
+                    || flags == 0 || ((flags & SUFFIX_AS_ABOVE) != 0 && ((flags & HAS_SUFFIX) == 0 || !suffixAbove))) {
+                throw new IOException("slice " + k + " has flags " + flags + ", which no key writes");
+            }
+            previous = k;
+            if ((flags & HAS_VALUE) != 0) {
+                Object value = codec.read(in);
+                if (slot >= 0) {
+                    put(slot, k, value);
+                }
+            }
+            if ((flags & HAS_SUFFIX) != 0 && (flags & SUFFIX_AS_ABOVE) == 0) {
+                codec.read(in);
+            }
+            suffixAbove = (flags & HAS_SUFFIX) != 0;
+        }
+        if (slot >= 0) {
+            timerAt[slot] = timer;
+            cleanupAt[slot] = cleanup;
+            lastSlice[slot] = last;
+            back[slot] = null;
+            backStale[slot] = false;
+            frontStaleAt[slot] = NONE;
+        }
+        return slot;
+    }
+
+    /**
      * Writes the slices of the key in slot {@code id} with the queue's derived state (suffixes, back), not only the slice
      * values: a window's value depends on how its slices were grouped when combined, and a function need not be
      * associative to the last bit (a floating-point sum), so a restored key must combine exactly as this one

@@ -5,6 +5,7 @@ import io.cepheus.nfa.EventCodec;
 import io.cepheus.runtime.UserCodeException;
 import io.cepheus.runtime.internal.shard.KeyDictionary;
 import io.cepheus.runtime.internal.shard.KeyedOperator;
+import io.cepheus.runtime.internal.shard.RestoreScope;
 import io.cepheus.runtime.internal.timer.FiringCalendar;
 import io.cepheus.runtime.internal.timer.TimerService;
 import io.cepheus.runtime.time.Clock;
@@ -603,19 +604,41 @@ public final class SliceWindowOperator<T, R> extends KeyedOperator<T> {
     /** Restores what {@link #writeState} wrote into this fresh operator, and the keys' entries in the calendar. */
     @Override
     public void readState(DataInput in, EventCodec<T> events, EventCodec<Object> keyCodec) throws IOException {
+        readState(in, events, keyCodec, RestoreScope.EXACT);
+    }
+
+    /**
+     * Restores what {@link #writeState} wrote; into another number of shards, the table's queue starts afresh and
+     * each kept key keeps its slice values ({@link SliceTable#readKeyValues}).
+     */
+    @Override
+    public void readState(DataInput in, EventCodec<T> events, EventCodec<Object> keyCodec, RestoreScope scope)
+            throws IOException {
         EventCodec<Object> values = valueCodec(events);
         watermark = in.readLong();
         if (time != null) {
             time.advance(watermark);
         }
-        firings = in.readLong();
-        lateElements = in.readLong();
-        deadLetters = in.readLong();
-        table.readQueue(in);
+        firings = scope.counted(firings, in.readLong());
+        lateElements = scope.counted(lateElements, in.readLong());
+        deadLetters = scope.counted(deadLetters, in.readLong());
+        if (scope.exact()) {
+            table.readQueue(in);
+        } else {
+            SliceTable.skipQueue(in);
+        }
         int live = readCount(in, "a slice window operator with %d keys");
         for (int i = 0; i < live; i++) {
-            int id = readKey(in, keyCodec, "the slice window operator's state");
-            int slot = table.readKey(id, in, values);
+            int slot;
+            if (scope.exact()) {
+                slot = table.readKey(readKey(in, keyCodec, "the slice window operator's state"), in, values);
+            } else {
+                slot = table.readKeyValues(readKeptKey(in, keyCodec, scope, "the slice window operator's state"), in,
+                        values);
+                if (slot < 0) {
+                    continue;
+                }
+            }
             long timerAt = table.timerAt(slot);
             long cleanupAt = table.cleanupAt(slot);
             if (timerAt != Long.MAX_VALUE) {
@@ -630,7 +653,7 @@ public final class SliceWindowOperator<T, R> extends KeyedOperator<T> {
             }
         }
         if (emitter != null) {
-            emitter.readFrom(in, keyCodec, stateCodec);
+            emitter.readFrom(in, keyCodec, stateCodec, scope);
         }
     }
 

@@ -96,6 +96,27 @@ final class SlotTable {
         freeCount = free;
     }
 
+    /**
+     * Reads past what {@link #writeIndexes} wrote, checking it: a table restored into another number of shards hands
+     * out indexes of its own.
+     *
+     * @return the written table's index bound
+     */
+    static int skipIndexes(DataInput in) throws IOException {
+        int bound = in.readInt();
+        int free = in.readInt();
+        if (bound < 0 || free < 0 || free > bound) {
+            throw new IOException("a window slot table of " + bound + " indexes, " + free + " free");
+        }
+        for (int i = 0; i < free; i++) {
+            int index = in.readInt();
+            if (index < 0 || index >= bound) {
+                throw new IOException("free window slot index " + index + " of " + bound);
+            }
+        }
+        return bound;
+    }
+
     /** @return a restored slot at the index it had (one {@link #readIndexes} left in use) */
     WindowSlot restore(int index, int keyId, long start, long end, Window window) throws IOException {
         if (index < 0 || index >= slotBound || slots[index] != null) {

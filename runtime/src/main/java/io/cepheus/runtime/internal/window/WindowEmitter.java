@@ -4,6 +4,7 @@ import io.cepheus.nfa.EventCodec;
 import io.cepheus.runtime.Collector;
 import io.cepheus.runtime.OutputTag;
 import io.cepheus.runtime.internal.shard.KeyDictionary;
+import io.cepheus.runtime.internal.shard.RestoreScope;
 import io.cepheus.runtime.window.AccumulationMode;
 import io.cepheus.runtime.window.Evictor;
 import io.cepheus.runtime.window.KeyedStateStore;
@@ -101,17 +102,21 @@ final class WindowEmitter<T, V, R> {
     }
 
     /** Reads what {@link #writeTo} wrote into this fresh emitter (the key dictionary already restored). */
-    void readFrom(DataInput in, EventCodec<Object> keyCodec,
-            EventCodec<Object> stateCodec) throws IOException {
-        firings = in.readLong();
-        results = in.readLong();
-        retractions = in.readLong();
+    void readFrom(DataInput in, EventCodec<Object> keyCodec, EventCodec<Object> stateCodec, RestoreScope scope)
+            throws IOException {
+        firings = scope.counted(firings, in.readLong());
+        results = scope.counted(results, in.readLong());
+        retractions = scope.counted(retractions, in.readLong());
         int n = in.readInt();
         if (n < 0) {
             throw new IOException("window state of " + n + " keys");
         }
         for (int i = 0; i < n; i++) {
             Object key = keyCodec.read(in);
+            if (!scope.keeps(key)) {
+                newStore().readFrom(in, stateCodec); // another shard's key: read and let go
+                continue;
+            }
             int id = keys.idOf(key);
             if (id >= globalStateOfKey.length) {
                 globalStateOfKey = Arrays.copyOf(globalStateOfKey, Math.max(id + 1, globalStateOfKey.length * 2));

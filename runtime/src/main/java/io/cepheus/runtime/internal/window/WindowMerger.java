@@ -113,8 +113,13 @@ final class WindowMerger<T> {
         }
     }
 
-    /** Reads what {@link #writeOrder} wrote, once the slots are restored (without {@link #added}). */
-    void readOrder(DataInput in) throws IOException {
+    /**
+     * Reads what {@link #writeOrder} wrote, once the slots are restored (without {@link #added}).
+     *
+     * @param newIndex null when the slots kept their indexes; else the index each written one took, -2 for a window
+     *                 of another shard's key, whose list is read and let go
+     */
+    void readOrder(DataInput in, int[] newIndex) throws IOException {
         int n = in.readInt();
         if (n < 0) {
             throw new IOException("merging windows of " + n + " keys");
@@ -126,14 +131,28 @@ final class WindowMerger<T> {
             }
             IntArrayList list = new IntArrayList(size);
             int keyId = -1;
+            boolean elsewhere = false;
             for (int k = 0; k < size; k++) {
                 int index = in.readInt();
+                if (newIndex != null) {
+                    if (index < 0 || index >= newIndex.length || newIndex[index] == -1) {
+                        throw new IOException("merging window slot " + index + " is not a window of the snapshot");
+                    }
+                    elsewhere |= newIndex[index] == -2;
+                    if (elsewhere) {
+                        continue;
+                    }
+                    index = newIndex[index];
+                }
                 WindowSlot w = slots.at(index);
                 if (w == null || (keyId >= 0 && w.keyId != keyId)) {
                     throw new IOException("merging window slot " + index + " is not a window of its key");
                 }
                 keyId = w.keyId;
                 list.add(index);
+            }
+            if (elsewhere) {
+                continue;
             }
             if (keyId >= windowsOfKey.length) {
                 windowsOfKey = Arrays.copyOf(windowsOfKey, Math.max(keyId + 1, windowsOfKey.length * 2));

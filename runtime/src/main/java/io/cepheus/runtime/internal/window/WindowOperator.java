@@ -3,6 +3,7 @@ package io.cepheus.runtime.internal.window;
 import io.cepheus.nfa.EventCodec;
 import io.cepheus.runtime.internal.shard.KeyDictionary;
 import io.cepheus.runtime.internal.shard.KeyedOperator;
+import io.cepheus.runtime.internal.shard.RestoreScope;
 import io.cepheus.runtime.internal.shard.TimerNamespace;
 import io.cepheus.runtime.internal.timer.TimerService;
 import io.cepheus.runtime.time.Clock;
@@ -11,6 +12,7 @@ import io.cepheus.runtime.window.GlobalWindow;
 import io.cepheus.runtime.window.GlobalWindows;
 import io.cepheus.runtime.window.MergingWindowAssigner;
 import io.cepheus.runtime.window.TimeWindow;
+import io.cepheus.runtime.window.Window;
 import io.cepheus.runtime.window.Trigger;
 import io.cepheus.runtime.window.TriggerResult;
 import io.cepheus.runtime.window.TriggerState;
@@ -500,34 +502,76 @@ public final class WindowOperator<T, V, R> extends KeyedOperator<T> {
     /** Restores what {@link #writeState} wrote into this fresh operator, re-registering the windows' timers. */
     @Override
     public void readState(DataInput in, EventCodec<T> events, EventCodec<Object> keyCodec) throws IOException {
+        readState(in, events, keyCodec, RestoreScope.EXACT);
+    }
+
+    /**
+     * Restores what {@link #writeState} wrote. Restoring into another number of shards, a kept key's windows take
+     * new slots in the order they were written (so its windows' timers keep their order) and the merging order is
+     * translated to them; another shard's windows are read and let go.
+     */
+    @Override
+    public void readState(DataInput in, EventCodec<T> events, EventCodec<Object> keyCodec, RestoreScope scope)
+            throws IOException {
         @SuppressWarnings("unchecked")
         EventCodec<Object> elements = (EventCodec<Object>) events;
         time.advance(in.readLong());
-        lateElements = in.readLong();
-        deadLetters = in.readLong();
-        slots.readIndexes(in);
+        lateElements = scope.counted(lateElements, in.readLong());
+        deadLetters = scope.counted(deadLetters, in.readLong());
+        int writtenBound = scope.exact() ? readIndexes(in) : SlotTable.skipIndexes(in);
         long live = in.readLong();
-        if (live < 0 || live > slots.indexBound()) {
-            throw new IOException("a window operator with " + live + " windows in " + slots.indexBound()
-                    + " slots");
+        if (live < 0 || live > writtenBound) {
+            throw new IOException("a window operator with " + live + " windows in " + writtenBound + " slots");
+        }
+        int[] newIndex = scope.exact() ? null : new int[writtenBound];
+        if (newIndex != null) {
+            Arrays.fill(newIndex, -1);
         }
         for (long i = 0; i < live; i++) {
-            readSlot(in, elements, keyCodec);
+            readSlot(in, elements, keyCodec, scope, newIndex);
         }
-        slots.checkFreeIndexes();
-        emitter.readFrom(in, keyCodec, stateCodec);
+        if (scope.exact()) {
+            slots.checkFreeIndexes();
+        }
+        emitter.readFrom(in, keyCodec, stateCodec, scope);
         if (merger != null) {
-            merger.readOrder(in);
+            merger.readOrder(in, newIndex);
         }
     }
 
-    private void readSlot(DataInput in, EventCodec<Object> elements, EventCodec<Object> keyCodec)
-            throws IOException {
+    private int readIndexes(DataInput in) throws IOException {
+        slots.readIndexes(in);
+        return slots.indexBound();
+    }
+
+    /**
+     * Reads one window; one of a key another shard keeps is read into a slot of no table and let go.
+     *
+     * @param newIndex null when restoring exactly; else receives, at the written index, the index the window took
+     */
+    private void readSlot(DataInput in, EventCodec<Object> elements, EventCodec<Object> keyCodec, RestoreScope scope,
+            int[] newIndex) throws IOException {
         int index = in.readInt();
-        int keyId = keys.idOf(keyCodec.read(in));
+        Object key = keyCodec.read(in);
         long start = in.readLong();
         long end = in.readLong();
-        WindowSlot w = slots.restore(index, keyId, start, end, global ? GlobalWindow.get() : new TimeWindow(start, end));
+        Window window = global ? GlobalWindow.get() : new TimeWindow(start, end);
+        if (newIndex != null && (index < 0 || index >= newIndex.length || newIndex[index] != -1)) {
+            throw new IOException("window slot index " + index + " is out of range or taken twice");
+        }
+        if (!scope.keeps(key)) {
+            WindowSlot elsewhere = new WindowSlot(index, -1, start, end, window);
+            readSlotState(elsewhere, in, elements);
+            contents.purge(elsewhere);
+            newIndex[index] = -2; // read, not kept
+            return;
+        }
+        int keyId = keys.idOf(key);
+        WindowSlot w = newIndex == null ? slots.restore(index, keyId, start, end, window)
+                : slots.add(keyId, start, end, window);
+        if (newIndex != null) {
+            newIndex[index] = w.index;
+        }
         windows++;
         if (keyId >= windowsOfKey.length) {
             windowsOfKey = Arrays.copyOf(windowsOfKey, Math.max(keyId + 1, windowsOfKey.length * 2));
@@ -535,14 +579,26 @@ public final class WindowOperator<T, V, R> extends KeyedOperator<T> {
         if (windowsOfKey[keyId]++ == 0) {
             keysWithWindows++;
         }
+        readSlotState(w, in, elements);
+    }
+
+    /** Reads a window's contents, timers (registered only for a window of the table), states and last results. */
+    private void readSlotState(WindowSlot w, DataInput in, EventCodec<Object> elements) throws IOException {
+        boolean kept = w.keyId >= 0;
         contents.readFrom(w, in, elements, accumulatorCodec);
         int eventTimers = count(in, "event-time timers");
         for (int i = 0; i < eventTimers; i++) {
-            slotTimers.registerEventTimer(w, in.readLong());
+            long at = in.readLong();
+            if (kept) {
+                slotTimers.registerEventTimer(w, at);
+            }
         }
         int processingTimers = count(in, "processing-time timers");
         for (int i = 0; i < processingTimers; i++) {
-            slotTimers.registerProcessingTimer(w, in.readLong());
+            long at = in.readLong();
+            if (kept) {
+                slotTimers.registerProcessingTimer(w, at);
+            }
         }
         int states = count(in, "trigger states");
         for (int i = 0; i < states; i++) {
