@@ -510,105 +510,24 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
      */
     @Override
     public void readState(DataInput in, EventCodec<T> events, EventCodec<Object> keyCodec) throws IOException {
-        watermark = in.readLong();
-        lateEvents = in.readLong();
-        EventTimeBuffer<T> b = buffer.buffer();
-        long nextArrival = in.readLong();
-        int buffered = readCount(in, "a rule set with %d buffered events");
-        for (int i = 0; i < buffered; i++) {
-            int id = readKeyId(in, keyCodec);
-            long ts = in.readLong();
-            long arrival = in.readLong();
-            if (ts <= watermark) {
-                throw new IOException("key " + keys.keyOf(id) + " has an event at time " + ts + " waiting for the"
-                        + " watermark, which is already at " + watermark);
-            }
-            if (arrival < 0 || arrival >= nextArrival) {
-                throw new IOException("a buffered event has arrival number " + arrival + ", not below the rule set's"
-                        + " next one, " + nextArrival);
-            }
-            b.add(id, events.read(in), ts, arrival);
-        }
-        b.arrivals(nextArrival);
-        Map<RuleVersion, Member<T>> fresh = new LinkedHashMap<>();
-        for (Member<T> m : members) {
-            fresh.put(m.rule, m);
-        }
-        List<RuleVersion> kept = new ArrayList<>();
-        List<RestoredRules.Dropped> dropped = new ArrayList<>();
-        int count = readCount(in, "a rule set with %d rule versions");
-        for (int i = 0; i < count; i++) {
-            RuleVersion rule = new RuleVersion(in.readUTF(), in.readInt());
-            long fingerprint = in.readLong();
-            int retired = in.readByte();
-            long firstArrival = in.readLong();
-            long retiredAt = in.readLong();
-            long pendingBefore = in.readLong();
-            long discarded = in.readLong();
-            long partialMatches = in.readLong();
-            int liveKeys = in.readInt();
-            int length = readCount(in, "a rule version's state of %d bytes");
-            byte[] block = new byte[length];
-            in.readFully(block);
-            Member<T> m = retired == 0 ? fresh.remove(rule) : null;
-            if (m == null) {
-                dropped.add(new RestoredRules.Dropped(rule, partialMatches, liveKeys));
-                continue;
-            }
-            if (m.pattern.structureFingerprint() != fingerprint) {
-                throw new IOException("rule " + rule + " has another structure in this engine than in the snapshot"
-                        + " (quantifiers, contiguity, windows or skip strategy differ): its state cannot be restored;"
-                        + " give the changed rule a new version");
-            }
-            if (firstArrival < 0 || firstArrival > nextArrival || retiredAt != Long.MAX_VALUE || pendingBefore != 0) {
-                throw new IOException("rule " + rule + " in force sees events from arrival " + firstArrival
-                        + " (next: " + nextArrival + "), retired at " + retiredAt);
-            }
-            versions.leave(m.operator);
-            m.operator.ruleVersionOf(buffer, firstArrival);
-            indexByHandle(m);
-            m.discarded = discarded;
-            m.operator.readState(new DataInputStream(new ByteArrayInputStream(block)), events, keyCodec);
-            versions.touchedOutsideRound(m.operator);
-            kept.add(rule);
-        }
-        List<RuleVersion> startedEmpty = new ArrayList<>();
-        for (Member<T> m : fresh.values()) {
-            versions.leave(m.operator);
-            m.operator.ruleVersionOf(buffer, nextArrival); // sees what arrives after the restore
-            indexByHandle(m);
-            startedEmpty.add(m.rule);
-        }
-        int goneCount = readCount(in, "a rule set with %d departed versions");
-        Map<RuleVersion, RuleMetrics> departed = new LinkedHashMap<>();
-        for (int i = 0; i < goneCount; i++) {
-            RuleVersion rule = new RuleVersion(in.readUTF(), in.readInt());
-            departed.put(rule, new RuleMetrics(rule, false, in.readLong(), in.readLong(), 0, in.readLong(),
-                    in.readLong(), in.readLong()));
-        }
-        gone = Map.copyOf(departed);
-        publish();
-        spec.restored(new RestoredRules(kept, startedEmpty, dropped));
+        readState(in, events, keyCodec, RestoreScope.EXACT);
+        finishRestore(events, keyCodec, RestoreScope.EXACT);
     }
 
-    /** The parts read so far of a restore into another number of shards; null otherwise. */
+    /** The parts read so far of a restore under way; null otherwise. */
     private RuleSetParts<T> parts;
     private Map<RuleVersion, long[]> droppedInParts;
     private Map<RuleVersion, RuleMetrics> goneInParts;
 
     /**
-     * Reads one old shard's part of a restore into another number of shards: the buffered events of the keys
-     * {@code scope} keeps, and the versions in force with their states, are kept for {@link #finishRestore}, which
-     * merges the parts ({@link RuleSetParts}); what is reported of dropped and departed versions is added up on the
-     * shard that takes the snapshot's counters.
+     * Reads one part of a snapshot (the shard's own, or one old shard's of a restore into another number of shards):
+     * the buffered events of the keys {@code scope} keeps, and the versions in force with their states, are kept for
+     * {@link #finishRestore}, which merges the parts ({@link RuleSetParts}); what is reported of dropped and departed
+     * versions is added up on the shard that takes the snapshot's counters.
      */
     @Override
     public void readState(DataInput in, EventCodec<T> events, EventCodec<Object> keyCodec, RestoreScope scope)
             throws IOException {
-        if (scope.exact()) {
-            readState(in, events, keyCodec);
-            return;
-        }
         if (parts == null) {
             parts = new RuleSetParts<>();
             droppedInParts = new LinkedHashMap<>();
