@@ -125,6 +125,18 @@ public final class NfaMatcher<T> {
     }
 
     /**
+     * Describes a key's open partial matches, in the order a step visits them (the array order of Flink's queue of
+     * partial matches, a heap by start): the state each waits in, the events it took, when it times out. For
+     * inspection: it copies the events out of the shared buffer.
+     *
+     * @param state the key's state, created by this matcher
+     * @return the partial matches, empty if none
+     */
+    public java.util.List<PartialMatch<T>> partialMatches(NfaState state) {
+        return engine.partialMatches(state);
+    }
+
+    /**
      * Drops every partial and held match of a key at once, without timing them out or emitting them (a rule
      * version whose partial matches are discarded), so that the state is empty and may be {@link #release released}.
      *

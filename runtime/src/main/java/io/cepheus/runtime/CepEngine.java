@@ -565,6 +565,24 @@ public final class CepEngine<T> implements AutoCloseable {
         }
 
         @Override
+        public void ask(Object key, ShardRecord record) {
+            if (!started) {
+                throw new IllegalStateException("the engine is not running: start it (or CepTestHarness.start) first");
+            }
+            refuseControlIfStopped();
+            ShardInbox<ShardRecord> inbox = inboxes[shardOf(key, inboxes.length)];
+            if (callerDriven) {
+                if (!inbox.offer(record)) {
+                    throw new IllegalStateException("the inbox of the key's shard is full and a CepTestHarness drives"
+                            + " the shards on this thread: call runUntilIdle() first");
+                }
+                return;
+            }
+            inbox.put(record, io.cepheus.runtime.agent.IdleStrategy.backoff(ShardInbox.PUT_MAX_SPINS,
+                    ShardInbox.PUT_MAX_YIELDS, ShardInbox.PUT_MIN_PARK_NANOS, ShardInbox.PUT_MAX_PARK_NANOS));
+        }
+
+        @Override
         public void broadcast(ShardRecord record) {
             synchronized (controlLock) {
                 while (!checkpointsInFlight.isEmpty() || injecting) {

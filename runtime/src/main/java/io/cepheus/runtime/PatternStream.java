@@ -10,6 +10,7 @@ import io.cepheus.runtime.internal.output.CallContext;
 import io.cepheus.runtime.internal.output.FailureRoute;
 import io.cepheus.runtime.internal.output.SideOutputs;
 import io.cepheus.runtime.internal.shard.OperatorRegistry;
+import io.cepheus.runtime.internal.shard.ShardRecord;
 import io.cepheus.runtime.internal.shard.UserFailures;
 import io.cepheus.runtime.time.Clock;
 import java.util.Comparator;
@@ -245,6 +246,24 @@ public final class PatternStream<T> {
     /** @return the pattern's position on the engine, also its operators' id on every shard */
     public int id() {
         return id;
+    }
+
+    /**
+     * Lists a key's open partial matches: the NFA state each waits in, the events it took by stage, when it times
+     * out. The shard that owns the key answers, between two records of its input, so the answer is the key's state
+     * at one point of its input and never races it. Any thread, once the engine runs; under a
+     * {@link CepTestHarness} the answer comes with the next {@link CepTestHarness#runUntilIdle()}.
+     *
+     * @param key the key
+     * @return completed with the partial matches (empty if the key has none, or is unknown); a closing engine still
+     *     answers the questions in its inboxes
+     * @throws IllegalStateException if the engine is not running or takes no more input
+     */
+    @SuppressWarnings("unchecked")
+    public java.util.concurrent.CompletableFuture<List<io.cepheus.nfa.PartialMatch<T>>> partialMatches(Object key) {
+        java.util.concurrent.CompletableFuture<Object> answer = new java.util.concurrent.CompletableFuture<>();
+        registry.control().ask(Objects.requireNonNull(key, "key"), new ShardRecord.Query(id, key, answer));
+        return answer.thenApply(a -> (List<io.cepheus.nfa.PartialMatch<T>>) a);
     }
 
     /**

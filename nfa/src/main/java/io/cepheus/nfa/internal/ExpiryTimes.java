@@ -91,7 +91,7 @@ final class ExpiryTimes {
     }
 
     /** @return when one partial match expires: its window or its stage's gap closes (MAX_VALUE for neither) */
-    private long of(long stateEntry, long startTime, long prevTime) {
+    long of(long stateEntry, long startTime, long prevTime) {
         int s = KeyState.stateOf(stateEntry);
         if (s == startState) {
             return Long.MAX_VALUE;

@@ -342,6 +342,21 @@ public final class NfaEngine<T> {
         return dropped;
     }
 
+    /** See {@code NfaMatcher#partialMatches}. */
+    public List<io.cepheus.nfa.PartialMatch<T>> partialMatches(NfaState nfaState) {
+        KeyState st = own(nfaState);
+        List<io.cepheus.nfa.PartialMatch<T>> out = new java.util.ArrayList<>(st.count);
+        for (int i = 0; i < st.count; i++) {
+            long stateEntry = st.stateEntry(i);
+            int entry = KeyState.entryOf(stateEntry);
+            Match<T> events = entry == NONE ? matchFactory.create(program.stageNames, new Object[0], new int[0],
+                    new long[0]) : materialize(entry);
+            out.add(new io.cepheus.nfa.PartialMatch<>(program.stateLabel[KeyState.stateOf(stateEntry)], events,
+                    st.startTime(i), expiry.of(stateEntry, st.startTime(i), st.prevTime(i))));
+        }
+        return out;
+    }
+
     private KeyState own(NfaState nfaState) {
         if (!(nfaState instanceof KeyState st) || st.owner != this) {
             throw new IllegalArgumentException("this NfaState was not created by this matcher: " + nfaState);

@@ -9,6 +9,7 @@ import io.cepheus.nfa.NfaState;
 import io.cepheus.nfa.internal.CacheHints;
 import io.cepheus.runtime.PatternMetrics;
 import io.cepheus.runtime.internal.shard.GroupPrefetch;
+import io.cepheus.runtime.internal.shard.KeyInspection;
 import io.cepheus.runtime.internal.shard.RestoreScope;
 import io.cepheus.runtime.internal.shard.KeyDictionary;
 import io.cepheus.runtime.internal.shard.KeyedOperator;
@@ -64,7 +65,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  *
  * @param <T> the event type
  */
-public final class CepOperator<T> extends KeyedOperator<T> {
+public final class CepOperator<T> extends KeyedOperator<T> implements KeyInspection {
 
     /** Where the operator's results go; called on the shard thread. */
     public interface Output<T> {
@@ -351,6 +352,17 @@ public final class CepOperator<T> extends KeyedOperator<T> {
     /** @return whether this operator keeps an NFA state for the key (partial matches, or one left to settle) */
     boolean hasState(int keyId) {
         return stateAt(rows.rowOf(keyId)) != null;
+    }
+
+    /**
+     * The key's open partial matches ({@link io.cepheus.nfa.PartialMatch}), on the shard's thread; an empty list for a
+     * key the shard does not know or holds no partial match for (no id is made for it).
+     */
+    @Override
+    public java.util.List<io.cepheus.nfa.PartialMatch<T>> inspect(Object key) {
+        int id = keys.existingId(key);
+        NfaState st = id < 0 ? null : stateAt(rows.rowOf(id));
+        return st == null ? java.util.List.of() : matcher.partialMatches(st);
     }
 
     /** @return the NFA state in {@code row}, or null if there is none (or no such row: -1, past the arrays) */

@@ -291,6 +291,10 @@ public final class CepShard<T> implements Agent, ShardContext<T>, Consumer<Shard
             control(c); // from the engine, not a producer; never during an alignment (the engine waits for snapshots)
             return;
         }
+        if (record instanceof ShardRecord.Query q) {
+            answer(q); // reads state only: answered at once, whether or not an alignment holds producers back
+            return;
+        }
         if (alignment.holdsBack(record)) {
             return; // after its producer's barrier: waits until the snapshot is written
         }
@@ -310,6 +314,14 @@ public final class CepShard<T> implements Agent, ShardContext<T>, Consumer<Shard
             advanceTo(producers.onIdleness(idle.producer(), idle.idle()));
         } else if (record instanceof ShardRecord.Barrier b) {
             onBarrier(b);
+        }
+    }
+
+    private void answer(ShardRecord.Query q) {
+        try {
+            q.answer().complete(((KeyInspection) operators.get(q.operatorId())).inspect(q.key()));
+        } catch (RuntimeException e) {
+            q.answer().completeExceptionally(e);
         }
     }
 

@@ -29,6 +29,16 @@ public interface EngineControl {
     void broadcast(ShardRecord record);
 
     /**
+     * Puts a question into the inbox of the shard that owns {@code key}, waiting while it is full (a harness refuses
+     * instead: nothing would make room).
+     *
+     * @param key    the key, which decides the shard
+     * @param record the question ({@link ShardRecord.Query})
+     * @throws IllegalStateException if the engine is not running or takes no more input, or a harness's inbox is full
+     */
+    void ask(Object key, ShardRecord record);
+
+    /**
      * @param listener run once the engine has stopped (closed, or its harness closed): a change some shard never
      *                 applied (it failed first) can then be reported as such
      */

@@ -113,6 +113,31 @@ public final class KeyDictionary {
         return id;
     }
 
+    /**
+     * @param key a key, not null
+     * @return its id if the key has one, else -1 (no id is given out: an inspection must not make keys)
+     */
+    public int existingId(Object key) {
+        if (key instanceof Integer i) {
+            int value = i;
+            if (directInts.covers(value)) {
+                return directInts.get(value);
+            }
+            int slot = intIds.indexOf(value);
+            return intIds.indexExists(slot) ? intIds.indexGet(slot) : -1;
+        }
+        if (key instanceof Long l) {
+            long value = l;
+            if (directLongs.covers(value)) {
+                return directLongs.get(value);
+            }
+            int slot = longIds.indexOf(value);
+            return longIds.indexExists(slot) ? longIds.indexGet(slot) : -1;
+        }
+        int slot = ids.indexOf(Objects.requireNonNull(key, "key"));
+        return ids.indexExists(slot) ? ids.indexGet(slot) : -1;
+    }
+
     private int directId(DirectIds table, Object key, byte kind, long value) {
         int id = table.get(value);
         if (id < 0) {

@@ -49,6 +49,23 @@ public sealed interface ShardRecord {
     }
 
     /**
+     * A question to one operator about one key, sent by any thread to the shard that owns the key and answered there,
+     * between two records of its input, so that the answer never races the key's state.
+     *
+     * @param operatorId the operator asked
+     * @param key        the key
+     * @param answer     completed on the shard's thread with the operator's answer, or exceptionally
+     */
+    record Query(int operatorId, Object key, java.util.concurrent.CompletableFuture<Object> answer)
+            implements ShardRecord {
+        /** @return -1: no producer sent it */
+        @Override
+        public int producer() {
+            return -1;
+        }
+    }
+
+    /**
      * A change of what an operator runs (a rule set's change), sent by the engine, not by a producer, to every shard
      * at one point of every producer's input ({@link EngineControl#broadcast}).
      *
