@@ -88,6 +88,34 @@ class PartialMatchInspectionTest {
     }
 
     @Test
+    void aRuleSetListsTheKeysPartialMatchesOfEachVersionThatHasSome() throws Exception {
+        CepEngine<Ev> engine = engine();
+        io.cepheus.runtime.rules.RuleStream<Ev> rules = engine.keyBy(Ev::key).rules().select((r, k, m, ts) -> { });
+        rules.put("abc", 1, A_B_C);
+        rules.put("just-b", 1, Pattern.<Ev>begin("b").where(e -> e.kind() == 'b'));
+        Producer<Ev> in = engine.newProducer();
+        CepTestHarness<Ev> h = CepTestHarness.start(engine);
+        in.send(new Ev("u1", 'a', 10));
+        in.watermark(15);
+        h.runUntilIdle();
+        CompletableFuture<?> replaced = rules.put("abc", 2, A_B_C); // version 1 drains what it began
+        h.runUntilIdle();
+        replaced.get();
+        in.send(new Ev("u1", 'a', 20));
+        in.watermark(25);
+        CompletableFuture<java.util.Map<io.cepheus.runtime.rules.RuleVersion, List<PartialMatch<Ev>>>> open =
+                rules.partialMatches("u1");
+        h.runUntilIdle();
+        java.util.Map<String, List<String>> byVersion = new java.util.LinkedHashMap<>();
+        open.get().forEach((rule, partial) -> byVersion.put(rule.toString(),
+                partial.stream().map(PartialMatchInspectionTest::describe).toList()));
+        assertEquals(java.util.Map.of("abc v1", List.of("b [a=[a@10]] from 10 until 110"),
+                "abc v2", List.of("b [a=[a@20]] from 20 until 120")), byVersion,
+                "the draining version and the one in force; just-b holds nothing");
+        h.close();
+    }
+
+    @Test
     void aRunningEngineAnswersAnyThread() throws Exception {
         CepEngine<Ev> engine = engine();
         PatternStream<Ev> abc = engine.keyBy(Ev::key).pattern(A_B_C).select((k, m, ts) -> { });

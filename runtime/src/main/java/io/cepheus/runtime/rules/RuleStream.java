@@ -269,6 +269,26 @@ public final class RuleStream<T> {
     }
 
     /**
+     * Lists a key's open partial matches in every rule version that has some (the version in force, and versions
+     * being drained): for each, the NFA state it waits in, the events it took by stage, when it times out. The shard
+     * that owns the key answers, between two records of its input, so the answer never races the key's state. Any
+     * thread, once the engine runs; under a {@link io.cepheus.runtime.CepTestHarness} the answer comes with the next
+     * {@code runUntilIdle()}.
+     *
+     * @param key the key
+     * @return completed with the partial matches by rule version, in the order the versions came into force (empty if
+     *     the key has none); a closing engine still answers the questions in its inboxes
+     * @throws IllegalStateException if the engine is not running or takes no more input
+     */
+    @SuppressWarnings("unchecked")
+    public CompletableFuture<Map<RuleVersion, List<io.cepheus.nfa.PartialMatch<T>>>> partialMatches(Object key) {
+        CompletableFuture<Object> answer = new CompletableFuture<>();
+        control.ask(Objects.requireNonNull(key, "key"),
+                new io.cepheus.runtime.internal.shard.ShardRecord.Query(id, key, answer));
+        return answer.thenApply(a -> (Map<RuleVersion, List<io.cepheus.nfa.PartialMatch<T>>>) a);
+    }
+
+    /**
      * @return every rule version's counters summed over the shards, as of each shard's latest batch, the versions
      *         being retired and those gone too; any thread
      */

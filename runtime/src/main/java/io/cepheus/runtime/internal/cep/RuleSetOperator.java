@@ -5,6 +5,7 @@ import io.cepheus.nfa.EventCodec;
 import io.cepheus.nfa.NfaOptions;
 import io.cepheus.runtime.PatternMetrics;
 import io.cepheus.runtime.internal.shard.ControlTarget;
+import io.cepheus.runtime.internal.shard.KeyInspection;
 import io.cepheus.runtime.internal.shard.KeyedOperator;
 import io.cepheus.runtime.internal.shard.RestoreScope;
 import io.cepheus.runtime.internal.shard.ShardContext;
@@ -45,7 +46,7 @@ import java.util.Map;
  *
  * @param <T> the event type
  */
-public final class RuleSetOperator<T> extends KeyedOperator<T> implements ControlTarget {
+public final class RuleSetOperator<T> extends KeyedOperator<T> implements ControlTarget, KeyInspection {
 
     /** What the rule set needs from its builder: the outputs of each version, and the versions in force at start. */
     public interface Spec<T> {
@@ -512,6 +513,23 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
     public void readState(DataInput in, EventCodec<T> events, EventCodec<Object> keyCodec) throws IOException {
         readState(in, events, keyCodec, RestoreScope.EXACT);
         finishRestore(events, keyCodec, RestoreScope.EXACT);
+    }
+
+    /**
+     * The key's open partial matches in every version that has some (in force or draining), on the shard's thread.
+     *
+     * @return by version, in the order the versions joined the set
+     */
+    @Override
+    public Map<RuleVersion, List<io.cepheus.nfa.PartialMatch<T>>> inspect(Object key) {
+        Map<RuleVersion, List<io.cepheus.nfa.PartialMatch<T>>> open = new LinkedHashMap<>();
+        for (Member<T> m : members) {
+            List<io.cepheus.nfa.PartialMatch<T>> partial = m.operator.inspect(key);
+            if (!partial.isEmpty()) {
+                open.put(m.rule, partial);
+            }
+        }
+        return open;
     }
 
     /** The parts read so far of a restore under way; null otherwise. */
