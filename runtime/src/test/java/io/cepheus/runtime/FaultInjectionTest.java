@@ -34,15 +34,15 @@ import org.junit.jupiter.api.Test;
 /**
  * Seeded fault injection: each run builds an engine of 1 to 3 shards with inboxes of 4 records under either
  * backpressure policy, feeds it from 1 to 3 producer threads, and, at random points, closes it, checkpoints it,
- * changes its rules and moves its clock, while conditions and handlers throw or hold up their shard, the per-key
+ * changes its rules, asks keys' shards for their partial matches and moves its clock, while conditions and handlers throw or hold up their shard, the per-key
  * bound is small, and timestamps may sit at either end of the {@code long} range. Every run checks that
  * <ul>
  *   <li>every event a send accepted comes out of the one-stage pattern exactly once: matched, its match's handler
  *       failed, a dead letter, or late; and nothing comes out that no send accepted;</li>
  *   <li>no pair is matched twice, by the pattern or by a rule version;</li>
  *   <li>what the shards hold stays within the per-key bounds, sampled while they run;</li>
- *   <li>every rule change completes, the engine reports no unexpected error, and no engine thread is left
- *       running after {@code close()};</li>
+ *   <li>every rule change and every question is answered, the engine reports no unexpected error, and no engine
+ *       thread is left running after {@code close()};</li>
  *   <li>a snapshot taken on the way restores, into as many shards or another number of them, and one damaged
  *       under a recomputed checksum is refused clearly or runs to the end.</li>
  * </ul>
@@ -108,6 +108,8 @@ class FaultInjectionTest {
         final Queue<byte[]> snapshots = new ConcurrentLinkedQueue<>();
         final AtomicInteger sent = new AtomicInteger();
         volatile boolean closeCalled;
+        /** The pair pattern of the engine built last: its keys' partial matches are asked for while it runs. */
+        PatternStream<Ev> pairPattern;
 
         Run(long seed) {
             this.seed = seed;
@@ -171,7 +173,7 @@ class FaultInjectionTest {
                             out(((Match<?>) output).allEvents().get(0) instanceof Ev e ? e : null, "failed output");
                         }
                     });
-            keyed.pattern(pairs()).select((k, m, ts) -> pair("P", m))
+            pairPattern = keyed.pattern(pairs()).select((k, m, ts) -> pair("P", m))
                     .deadLetters((key, event, ts, error) -> { });
             RuleStream<Ev> rules = keyed.rules().select((rule, k, m, ts) -> pair(rule.toString(), m))
                     .deadLetters((key, event, ts, error) -> { });
@@ -237,6 +239,7 @@ class FaultInjectionTest {
             }
             // the test's thread: rule changes and clock moves at random points, then close, early or at the end
             List<CompletableFuture<?>> changes = new ArrayList<>();
+            List<CompletableFuture<List<io.cepheus.nfa.PartialMatch<Ev>>>> questions = new ArrayList<>();
             int version = 0;
             boolean rulePresent = false;
             boolean closedEarly = false;
@@ -260,6 +263,8 @@ class FaultInjectionTest {
                 } else if (dice < 4 && rulePresent) {
                     changes.add(rules.get(0).remove("r"));
                     rulePresent = false;
+                } else if (dice < 6) {
+                    questions.add(pairPattern.partialMatches(random.nextInt(6))); // answered by the key's shard
                 } else if (dice < 30) {
                     clock.advance(1 + random.nextInt(15));
                 }
@@ -270,6 +275,17 @@ class FaultInjectionTest {
             for (Thread t : threads) {
                 t.join(TimeUnit.SECONDS.toMillis(60));
                 assertTrue(!t.isAlive(), t.getName() + " still runs after close()");
+            }
+            for (CompletableFuture<List<io.cepheus.nfa.PartialMatch<Ev>>> question : questions) {
+                try {
+                    for (io.cepheus.nfa.PartialMatch<Ev> open : question.get(60, TimeUnit.SECONDS)) {
+                        if (open.events().size() > maxPartialMatches * NfaOptions.DEFAULT_ENTRIES_PER_PARTIAL_MATCH) {
+                            twice.add("a partial match of " + open.events().size() + " events, beyond the bound");
+                        }
+                    }
+                } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                    throw new AssertionError("a question about a key's partial matches was not answered", e);
+                }
             }
             for (CompletableFuture<?> change : changes) {
                 try {
