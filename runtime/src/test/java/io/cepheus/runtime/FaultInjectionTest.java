@@ -46,7 +46,7 @@ import org.junit.jupiter.api.Test;
  *   <li>a snapshot taken on the way restores, into as many shards or another number of them, and one damaged
  *       under a recomputed checksum is refused clearly or runs to the end.</li>
  * </ul>
- * {@code -Dcepheus.faults.seeds=N} runs N seeds (default 200) from {@code -Dcepheus.seed=S}.
+ * {@code -Dcepheus.faults.seeds=N} runs N seeds (default 300) from {@code -Dcepheus.seed=S}.
  */
 class FaultInjectionTest {
 
@@ -70,7 +70,7 @@ class FaultInjectionTest {
     @Test
     void everyAcceptedEventComesOutOnceUnderFaults() {
         long first = Long.getLong("cepheus.seed", 37_000L);
-        int seeds = Integer.getInteger("cepheus.faults.seeds", 200);
+        int seeds = Integer.getInteger("cepheus.faults.seeds", 300);
         int[] summary = new int[4]; // runs closed early, snapshots restored, damaged ones refused, rule changes
         for (long seed = first; seed < first + seeds; seed++) {
             long s = seed;
