@@ -227,6 +227,11 @@ final class SnapshotFormat {
     private static <T> void restoreRescaled(CepEngine<T> engine, byte[] body, ByteArrayInputStream bytes,
             DataInputStream in, int written, EventCodec<T> events, EventCodec<Object> keys) throws IOException {
         List<CepShard<T>> list = engine.shards();
+        if ((long) written * Integer.BYTES > bytes.available()) {
+            // each part starts with its length: refuse a count the bytes cannot hold before sizing anything by it
+            throw new IOException("the snapshot announces " + written + " shards, more than its " + bytes.available()
+                    + " remaining bytes could hold");
+        }
         int[] offset = new int[written];
         int[] length = new int[written];
         for (int s = 0; s < written; s++) {

@@ -14,7 +14,6 @@ import io.cepheus.runtime.rules.RetirePolicy;
 import io.cepheus.runtime.rules.RuleStream;
 import io.cepheus.runtime.time.ManualClock;
 import io.cepheus.runtime.time.WatermarkStrategy;
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -28,7 +27,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -318,7 +316,7 @@ class FaultInjectionTest {
                 byte[] damaged = snapshot.clone();
                 int at = HEADER_BYTES + random.nextInt(damaged.length - HEADER_BYTES);
                 damaged[at] = (byte) random.nextInt(256);
-                summary[2] += restore(withChecksum(damaged), "byte " + at + " damaged under a recomputed checksum")
+                summary[2] += restore(SnapshotRoundTrip.withChecksum(damaged), "byte " + at + " damaged under a recomputed checksum")
                         ? 0 : 1;
             }
         }
@@ -420,11 +418,4 @@ class FaultInjectionTest {
         }
     }
 
-    /** The snapshot with its header's checksum recomputed over its (damaged) body. */
-    static byte[] withChecksum(byte[] snapshot) {
-        CRC32C crc = new CRC32C();
-        crc.update(snapshot, HEADER_BYTES, snapshot.length - HEADER_BYTES);
-        ByteBuffer.wrap(snapshot).putInt(12, (int) crc.getValue());
-        return snapshot;
-    }
 }

@@ -197,6 +197,23 @@ class RescaleSnapshotTest {
         assertTrue(e.getMessage().contains("different watermarks (shard 0 at 20, shard 1 at 19)"), e.getMessage());
     }
 
+    @Test
+    void aShardCountTheBytesCannotHoldIsRefusedBeforeAnythingIsSizedByIt() {
+        // found by the fault suite: an intact-looking snapshot (checksum recomputed) announcing two billion shards
+        // made a restore into another number of shards allocate arrays of that length
+        CepEngine<Ev> engine = patterns(2, new ArrayList<>());
+        Producer<Ev> in = engine.newProducer();
+        CepTestHarness<Ev> h = CepTestHarness.start(engine);
+        in.send(new Ev(1, 'a', 10));
+        h.runUntilIdle();
+        byte[] bytes = ROUND_TRIP.snapshot(h);
+        java.nio.ByteBuffer.wrap(bytes).putInt(16, Integer.MAX_VALUE); // the body's first int: the shard count
+        byte[] damaged = SnapshotRoundTrip.withChecksum(bytes);
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> CepTestHarness.restore(withProducer(patterns(3, new ArrayList<>())), damaged));
+        assertTrue(e.getMessage().contains("announces 2147483647 shards, more than its"), e.getMessage());
+    }
+
     private static CepEngine<Ev> withProducer(CepEngine<Ev> engine) {
         engine.newProducer();
         return engine;
@@ -215,7 +232,7 @@ class RescaleSnapshotTest {
         int first = b.getInt(at);
         at += 4 + first;
         b.putLong(at + 4, watermark);
-        return FaultInjectionTest.withChecksum(snapshot);
+        return SnapshotRoundTrip.withChecksum(snapshot);
     }
 
     /** The two runs: uninterrupted on 2 shards, and cut, snapshotted on 2 and continued on {@code shards}. */

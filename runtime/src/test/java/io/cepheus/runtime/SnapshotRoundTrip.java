@@ -181,6 +181,18 @@ public record SnapshotRoundTrip<T>(EventCodec<T> events, EventCodec<Object> keys
         return bytes.toByteArray();
     }
 
+    /**
+     * @param snapshot a snapshot, maybe damaged after its 16-byte header
+     * @return the same bytes with the header's checksum recomputed over the body, as a snapshot that was written that
+     *     way would have it (a checksum proves the bytes are the ones written, not that they fit)
+     */
+    public static byte[] withChecksum(byte[] snapshot) {
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(snapshot, 16, snapshot.length - 16);
+        java.nio.ByteBuffer.wrap(snapshot).putInt(12, (int) crc.getValue());
+        return snapshot;
+    }
+
     /** @return a harness on {@code engine}, restored from {@code bytes} (an {@link UncheckedIOException} if refused) */
     public CepTestHarness<T> restore(CepEngine<T> engine, byte[] bytes) {
         try {

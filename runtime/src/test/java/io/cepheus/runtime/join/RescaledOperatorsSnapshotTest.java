@@ -107,6 +107,48 @@ class RescaledOperatorsSnapshotTest {
         }
     }
 
+    /**
+     * A snapshot of every operator kind, one byte damaged at random under a recomputed checksum, restored into 3
+     * shards: refused clearly, or restored and run to the end; never an allocation sized by a damaged count
+     * ({@code -Dcepheus.seed=S}, {@code -Dcepheus.snapshot.damages=N}, default 200).
+     */
+    @Test
+    void aDamagedSnapshotIsRefusedOrRunsToTheEndInAnotherNumberOfShards() {
+        long seed = Long.getLong("cepheus.seed", 20261202L);
+        int damages = Integer.getInteger("cepheus.snapshot.damages", 200);
+        List<Integer> script = SnapshotRoundTrip.steadyScript(120, 37, 5, 3);
+        CepEngine<Ev> first = engine(2, new ArrayList<>());
+        Producer<Ev> in = first.newProducer();
+        CepTestHarness<Ev> h = CepTestHarness.start(first);
+        feed(script).steps(in, h, 0, 90);
+        byte[] snapshot = ROUND_TRIP.snapshot(h);
+        java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+        for (int i = 0; i < damages; i++) {
+            byte[] damaged = snapshot.clone();
+            int at = 16 + random.nextInt(damaged.length - 16);
+            damaged[at] = (byte) random.nextInt(256);
+            String what = "damage " + i + " (byte " + at + ", -Dcepheus.seed=" + seed + ")";
+            CepEngine<Ev> fresh = engine(3, new ArrayList<>());
+            Producer<Ev> in2 = fresh.newProducer();
+            CepTestHarness<Ev> h2;
+            try {
+                h2 = CepTestHarness.restore(fresh, SnapshotRoundTrip.withChecksum(damaged));
+            } catch (IllegalStateException refused) {
+                org.junit.jupiter.api.Assertions.assertTrue(
+                        refused.getMessage().startsWith("cannot restore the snapshot: "), what + ": " + refused);
+                continue;
+            } catch (OutOfMemoryError allocatedWhatACountClaimed) {
+                throw new AssertionError(what + ": the restore ran out of memory", allocatedWhatACountClaimed);
+            }
+            org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+                feed(script).steps(in2, h2, 90, script.size());
+                in2.watermark(Long.MAX_VALUE);
+                h2.runUntilIdle();
+                h2.close();
+            }, () -> what + ": the restored engine did not run to the end");
+        }
+    }
+
     private static void check(List<Integer> script, int cut, int shards) {
         List<String> expected = new ArrayList<>();
         CepEngine<Ev> whole = engine(2, expected);

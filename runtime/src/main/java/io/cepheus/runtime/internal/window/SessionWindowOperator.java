@@ -515,6 +515,13 @@ public final class SessionWindowOperator<T, R> extends KeyedOperator<T> {
         }
     }
 
+    /** A session is a window: its start is before its end (a restore refuses what only damage can make). */
+    private static void checkSession(Object key, long start, long end) throws IOException {
+        if (start >= end) {
+            throw new IOException("key " + key + " has a session [" + start + ", " + end + "), which is no window");
+        }
+    }
+
     /** Reads one key's sessions into {@code st}; {@code counted}: the operator counts them as its own. */
     private void readSessions(DataInput in, KeySessions st, Object key, EventCodec<Object> values,
             EventCodec<T> events, boolean counted) throws IOException {
@@ -522,6 +529,7 @@ public final class SessionWindowOperator<T, R> extends KeyedOperator<T> {
         if (sessions == 0) {
             st.start = in.readLong();
             st.end = in.readLong();
+            checkSession(key, st.start, st.end);
             in.readLong(); // a single session's creation number: unused until it gets a list
             st.pending = in.readBoolean();
             st.acc = in.readBoolean() ? values.read(in) : null;
@@ -535,6 +543,7 @@ public final class SessionWindowOperator<T, R> extends KeyedOperator<T> {
             for (int m = 0; m < sessions; m++) {
                 long start = in.readLong();
                 long end = in.readLong();
+                checkSession(key, start, end);
                 long created = in.readLong();
                 l.insert(m, start, end);
                 l.created[m] = created;

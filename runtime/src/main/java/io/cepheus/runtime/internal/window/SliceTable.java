@@ -737,6 +737,11 @@ final class SliceTable {
         if (slots < 0 || slots > (1 << 26) || free < 0 || free > slots) {
             throw new IOException("a slice table with " + slots + " slots, " + free + " of them free");
         }
+        if (in instanceof java.io.DataInputStream stream && (long) slots * Integer.BYTES > stream.available()) {
+            // every slot is written, free (an int) or held (a key, whose state starts with its int slot)
+            throw new IOException("a slice table with " + slots + " slots, more than the " + stream.available()
+                    + " bytes left could hold");
+        }
         growSlots(slots);
         slotHi = slots;
         Arrays.fill(keyOfSlot, 0, slots, -1);
@@ -815,6 +820,7 @@ final class SliceTable {
         }
         int slot = key >= 0 ? hold(key) : -1;
         long previous = Long.MAX_VALUE;
+        long highestValue = NONE;
         boolean suffixAbove = false;
         for (int e = 0; e < entries; e++) {
             long k = in.readLong();
@@ -829,12 +835,14 @@ final class SliceTable {
                 if (slot >= 0) {
                     put(slot, k, value);
                 }
+                highestValue = highestValue == NONE ? k : highestValue; // written from the last slice down
             }
             if ((flags & HAS_SUFFIX) != 0 && (flags & SUFFIX_AS_ABOVE) == 0) {
                 codec.read(in);
             }
             suffixAbove = (flags & HAS_SUFFIX) != 0;
         }
+        checkLastSlice(key, last, highestValue);
         if (slot >= 0) {
             timerAt[slot] = timer;
             cleanupAt[slot] = cleanup;
@@ -927,6 +935,7 @@ final class SliceTable {
             throw new IOException("a key with " + entries + " slices");
         }
         long previous = Long.MAX_VALUE;
+        long highestValue = NONE;
         Object above = null;
         for (int e = 0; e < entries; e++) {
             long k = in.readLong();
@@ -946,6 +955,7 @@ final class SliceTable {
                 put(id, k, value);
                 lastSlice[id] = last;
                 col = find(k);
+                highestValue = highestValue == NONE ? k : highestValue; // written from the last slice down
             }
             if ((flags & HAS_SUFFIX) != 0) {
                 Object suffix = (flags & SUFFIX_AS_ABOVE) != 0 ? above : codec.read(in);
@@ -959,9 +969,22 @@ final class SliceTable {
                 above = null;
             }
         }
+        checkLastSlice(key, lastSlice[id], highestValue);
         // put() marked the slices it filled as stale where they fell in the queue: the snapshot's own marks hold
         backStale[id] = backStaleRead;
         frontStaleAt[id] = frontStaleRead;
         return id;
+    }
+
+    /**
+     * A key's last slice is the highest it put a value in, and its slices leave only from the front: a restored key
+     * whose last slice is another than its highest slice with a value was damaged (with a last slice far ahead it
+     * would fire every slide up to it).
+     */
+    private static void checkLastSlice(int key, long last, long highestValue) throws IOException {
+        if (last != highestValue) {
+            throw new IOException("key id " + key + " has its last slice at " + last + ", but its highest slice with a"
+                    + " value is " + (highestValue == NONE ? "none" : Long.toString(highestValue)));
+        }
     }
 }

@@ -641,6 +641,12 @@ public final class SliceWindowOperator<T, R> extends KeyedOperator<T> {
             }
             long timerAt = table.timerAt(slot);
             long cleanupAt = table.cleanupAt(slot);
+            if (timerAt != Long.MAX_VALUE && timerAt <= watermark
+                    || cleanupAt != Long.MAX_VALUE && cleanupAt <= watermark) {
+                // what was due at or before the watermark the snapshot was written at had fired
+                throw new IOException("a key of the slice window operator is due at " + Math.min(timerAt, cleanupAt)
+                        + ", not after the watermark " + watermark + " it was written at");
+            }
             if (timerAt != Long.MAX_VALUE) {
                 calendar.schedule(slot, timerAt);
                 timersPending++;

@@ -80,9 +80,7 @@ final class SlotTable {
     void readIndexes(DataInput in) throws IOException {
         int bound = in.readInt();
         int free = in.readInt();
-        if (bound < 0 || free < 0 || free > bound) {
-            throw new IOException("a window slot table of " + bound + " indexes, " + free + " free");
-        }
+        checkIndexes(in, bound, free);
         slotBound = bound;
         slots = Arrays.copyOf(slots, Math.max(slots.length, Integer.highestOneBit(Math.max(1, bound)) << 1));
         freeSlots = new int[Math.max(16, free)];
@@ -105,9 +103,7 @@ final class SlotTable {
     static int skipIndexes(DataInput in) throws IOException {
         int bound = in.readInt();
         int free = in.readInt();
-        if (bound < 0 || free < 0 || free > bound) {
-            throw new IOException("a window slot table of " + bound + " indexes, " + free + " free");
-        }
+        checkIndexes(in, bound, free);
         for (int i = 0; i < free; i++) {
             int index = in.readInt();
             if (index < 0 || index >= bound) {
@@ -115,6 +111,20 @@ final class SlotTable {
             }
         }
         return bound;
+    }
+
+    /**
+     * Refuses an index bound the bytes left cannot hold, before anything is sized by it: every index below the bound
+     * is written, free (an int) or live (a slot, which starts with its int index).
+     */
+    private static void checkIndexes(DataInput in, int bound, int free) throws IOException {
+        if (bound < 0 || free < 0 || free > bound) {
+            throw new IOException("a window slot table of " + bound + " indexes, " + free + " free");
+        }
+        if (in instanceof java.io.DataInputStream stream && (long) bound * Integer.BYTES > stream.available()) {
+            throw new IOException("a window slot table of " + bound + " indexes, more than the " + stream.available()
+                    + " bytes left could hold");
+        }
     }
 
     /** @return a restored slot at the index it had (one {@link #readIndexes} left in use) */

@@ -556,6 +556,7 @@ public final class WindowOperator<T, V, R> extends KeyedOperator<T> {
         long start = in.readLong();
         long end = in.readLong();
         Window window = global ? GlobalWindow.get() : new TimeWindow(start, end);
+        checkAssignable(key, start, end);
         if (newIndex != null && (index < 0 || index >= newIndex.length || newIndex[index] != -1)) {
             throw new IOException("window slot index " + index + " is out of range or taken twice");
         }
@@ -580,6 +581,28 @@ public final class WindowOperator<T, V, R> extends KeyedOperator<T> {
             keysWithWindows++;
         }
         readSlotState(w, in, elements);
+    }
+
+    /**
+     * A restored window of a non-merging event-time assigner must be one the assigner gives an element at the window's
+     * start (tumbling and sliding windows have their size and alignment): a window of another span, which only
+     * damage can make, would have a trigger such as a continuous one fire every interval across that span. A
+     * merging assigner's windows have any span; an assigner that needs the element to assign is not asked.
+     */
+    private void checkAssignable(Object key, long start, long end) throws IOException {
+        if (global || merger != null || !assigner.isEventTime()) {
+            return; // a processing-time assigner places by the clock, not by the start
+        }
+        boolean[] found = {false};
+        try {
+            assigner.assignWindows(null, start, assignerContext, (s, e) -> found[0] |= s == start && e == end);
+        } catch (RuntimeException needsTheElement) {
+            return;
+        }
+        if (!found[0]) {
+            throw new IOException("key " + key + " has a window [" + start + ", " + end + ") that its assigner "
+                    + assigner + " does not make");
+        }
     }
 
     /** Reads a window's contents, timers (registered only for a window of the table), states and last results. */
