@@ -32,8 +32,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Seeded fault injection: each run builds an engine of 1 to 3 shards with inboxes of 4 records under either
  * backpressure policy, feeds it from 1 to 3 producer threads, and, at random points, closes it, checkpoints it,
- * changes its rules, asks keys' shards for their partial matches and moves its clock, while conditions and handlers throw or hold up their shard, the per-key
- * bound is small, and timestamps may sit at either end of the {@code long} range. Every run checks that
+ * changes its rules, asks keys' shards for their partial matches and moves its clock, while conditions and handlers
+ * throw or hold up their shard, the per-key bound is small, and timestamps may sit at either end of the
+ * {@code long} range. Every run checks that
  * <ul>
  *   <li>every event a send accepted comes out of the one-stage pattern exactly once: matched, its match's handler
  *       failed, a dead letter, or late; and nothing comes out that no send accepted;</li>
@@ -316,8 +317,8 @@ class FaultInjectionTest {
                 byte[] damaged = snapshot.clone();
                 int at = HEADER_BYTES + random.nextInt(damaged.length - HEADER_BYTES);
                 damaged[at] = (byte) random.nextInt(256);
-                summary[2] += restore(SnapshotRoundTrip.withChecksum(damaged), "byte " + at + " damaged under a recomputed checksum")
-                        ? 0 : 1;
+                summary[2] += restore(SnapshotRoundTrip.withChecksum(damaged),
+                        "byte " + at + " damaged under a recomputed checksum") ? 0 : 1;
             }
         }
 
@@ -376,7 +377,7 @@ class FaultInjectionTest {
             return false;
         }
 
-        /** What a shard holds stays within the per-key bounds for the pattern and the rule versions that can be live. */
+        /** What a shard holds stays within the per-key bounds of the pattern and of the rule versions alive. */
         void checkBounds(CepEngine<Ev> engine) {
             long operators = 1 + 3; // the pair pattern, and the rule's versions in force or draining
             for (ShardMetrics shard : engine.metrics().shards()) {
