@@ -126,13 +126,11 @@ public final class AgentRunner implements AutoCloseable {
     private void awaitTermination(Duration timeout) {
         boolean finished;
         try {
-            long deadline = System.nanoTime() + timeout.toNanos();
             finished = terminated.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
             if (finished) {
-                // the latch opens as the run method returns: wait for the thread itself to end too, so that no thread
-                // of a closed engine is alive when close() returns
-                long left = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
-                thread.join(left);
+                // the latch opens as the run method returns: wait for the thread itself to end too (it has nothing
+                // left to run), so that no thread of a closed engine is alive when close() returns
+                thread.join(Math.max(1, timeout.toMillis()));
                 finished = !thread.isAlive();
             }
         } catch (InterruptedException e) {
