@@ -715,45 +715,67 @@ final class SliceTable {
 
     /** Restores what {@link #writeQueue} wrote into this empty table. */
     void readQueue(DataInput in) throws IOException {
-        qLo = in.readLong();
-        f = in.readLong();
-        qHi = in.readLong();
-        int front = in.readInt();
-        if (front < 0 || front > (1 << 26)) {
-            throw new IOException("a slice table whose front holds " + front + " slices");
-        }
-        long previous = NONE;
-        for (int i = 0; i < front; i++) {
-            long k = in.readLong();
-            if (i > 0 && k <= previous || k < qLo || k >= f) {
-                throw new IOException("front slice " + k + " out of order or outside the front [" + qLo + ", " + f
-                        + ")");
-            }
+        WrittenQueue written = WrittenQueue.read(in);
+        qLo = written.qLo();
+        f = written.f();
+        qHi = written.qHi();
+        for (long k : written.front()) {
             insert(k).suffixes = new Object[16];
-            previous = k;
         }
-        int slots = in.readInt();
-        int free = in.readInt();
-        if (slots < 0 || slots > (1 << 26) || free < 0 || free > slots) {
-            throw new IOException("a slice table with " + slots + " slots, " + free + " of them free");
-        }
-        if (in instanceof java.io.DataInputStream stream && (long) slots * Integer.BYTES > stream.available()) {
-            // every slot is written, free (an int) or held (a key, whose state starts with its int slot)
-            throw new IOException("a slice table with " + slots + " slots, more than the " + stream.available()
-                    + " bytes left could hold");
-        }
-        growSlots(slots);
-        slotHi = slots;
-        Arrays.fill(keyOfSlot, 0, slots, -1);
-        freeSlots = new int[Math.max(16, free)];
-        for (int i = 0; i < free; i++) {
-            int slot = in.readInt();
-            if (slot < 0 || slot >= slots) {
-                throw new IOException("free slot " + slot + " outside the " + slots + " slots");
+        growSlots(written.slots());
+        slotHi = written.slots();
+        Arrays.fill(keyOfSlot, 0, written.slots(), -1);
+        freeSlots = Arrays.copyOf(written.free(), Math.max(16, written.free().length));
+        freeCount = written.free().length;
+    }
+
+    /**
+     * What {@link #writeQueue} wrote, checked: the queue's bounds, its front slices in order within them, and the slots
+     * with the free ones, each count refused before anything is sized by it if the bytes left cannot hold it.
+     */
+    private record WrittenQueue(long qLo, long f, long qHi, long[] front, int slots, int[] free) {
+
+        static WrittenQueue read(DataInput in) throws IOException {
+            long qLo = in.readLong();
+            long f = in.readLong();
+            long qHi = in.readLong();
+            int fronts = in.readInt();
+            if (fronts < 0 || fronts > (1 << 26) || (long) fronts * Long.BYTES > bytesLeft(in)) {
+                throw new IOException("a slice table whose front holds " + fronts + " slices");
             }
-            freeSlots[i] = slot;
+            long[] front = new long[fronts];
+            for (int i = 0; i < fronts; i++) {
+                long k = in.readLong();
+                if (i > 0 && k <= front[i - 1] || k < qLo || k >= f) {
+                    throw new IOException("front slice " + k + " out of order or outside the front [" + qLo + ", " + f
+                            + ")");
+                }
+                front[i] = k;
+            }
+            int slots = in.readInt();
+            int frees = in.readInt();
+            if (slots < 0 || slots > (1 << 26) || frees < 0 || frees > slots) {
+                throw new IOException("a slice table with " + slots + " slots, " + frees + " of them free");
+            }
+            if ((long) slots * Integer.BYTES > bytesLeft(in)) {
+                // every slot is written, free (an int) or held (a key, whose state starts with its int slot)
+                throw new IOException("a slice table with " + slots + " slots, more than the " + bytesLeft(in)
+                        + " bytes left could hold");
+            }
+            int[] free = new int[frees];
+            for (int i = 0; i < frees; i++) {
+                int slot = in.readInt();
+                if (slot < 0 || slot >= slots) {
+                    throw new IOException("free slot " + slot + " outside the " + slots + " slots");
+                }
+                free[i] = slot;
+            }
+            return new WrittenQueue(qLo, f, qHi, front, slots, free);
         }
-        freeCount = free;
+
+        private static long bytesLeft(DataInput in) throws IOException {
+            return in instanceof java.io.DataInputStream stream ? stream.available() : Long.MAX_VALUE;
+        }
     }
 
     /**
@@ -762,33 +784,7 @@ final class SliceTable {
      * empty and its next firing rebuilds it from the slice values ({@link #readKeyValues}).
      */
     static void skipQueue(DataInput in) throws IOException {
-        long qLoRead = in.readLong();
-        long fRead = in.readLong();
-        in.readLong();
-        int front = in.readInt();
-        if (front < 0 || front > (1 << 26)) {
-            throw new IOException("a slice table whose front holds " + front + " slices");
-        }
-        long previous = NONE;
-        for (int i = 0; i < front; i++) {
-            long k = in.readLong();
-            if (i > 0 && k <= previous || k < qLoRead || k >= fRead) {
-                throw new IOException("front slice " + k + " out of order or outside the front [" + qLoRead + ", "
-                        + fRead + ")");
-            }
-            previous = k;
-        }
-        int slots = in.readInt();
-        int free = in.readInt();
-        if (slots < 0 || slots > (1 << 26) || free < 0 || free > slots) {
-            throw new IOException("a slice table with " + slots + " slots, " + free + " of them free");
-        }
-        for (int i = 0; i < free; i++) {
-            int slot = in.readInt();
-            if (slot < 0 || slot >= slots) {
-                throw new IOException("free slot " + slot + " outside the " + slots + " slots");
-            }
-        }
+        WrittenQueue.read(in);
     }
 
     /**
