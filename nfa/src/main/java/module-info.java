@@ -5,6 +5,7 @@
 module io.cepheus.nfa {
     requires transitive io.cepheus.pattern;
     exports io.cepheus.nfa;
+    exports io.cepheus.nfa.trace;
     // memory hints for the runtime's batched steps (CacheHints); not part of the NFA's API
     exports io.cepheus.nfa.internal to io.cepheus.runtime;
 }

@@ -16,4 +16,5 @@ module io.cepheus.runtime {
     exports io.cepheus.runtime.join;
     exports io.cepheus.runtime.window;
     exports io.cepheus.runtime.rules;
+    exports io.cepheus.runtime.explain;
 }

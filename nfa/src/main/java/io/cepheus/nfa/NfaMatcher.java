@@ -137,6 +137,24 @@ public final class NfaMatcher<T> {
     }
 
     /**
+     * Traces a key, or stops tracing it: from now on, each step, advance and discard of a state created for this key
+     * (by {@link #newState}, with a key {@code equals} to it) reports to {@code sink} what happened to the key's
+     * partial matches ({@link io.cepheus.nfa.trace.TraceEntry}): the events it saw, the partial matches each
+     * started, extended or completed, and why each that ended without a match ended. Partial matches the key already
+     * has are numbered as they are first seen. A step that fails (a condition throws, a bound refuses it) reports
+     * nothing but its event, since it changes nothing.
+     *
+     * <p>Untraced keys do not pay for it: the matcher tests one field per key operation while no key is traced, and
+     * looks a key up only while some key is.
+     *
+     * @param key  the key
+     * @param sink where its trace goes, on this matcher's thread; null to stop tracing the key
+     */
+    public void trace(Object key, io.cepheus.nfa.trace.TraceSink sink) {
+        engine.trace(key, sink);
+    }
+
+    /**
      * Drops every partial and held match of a key at once, without timing them out or emitting them (a rule
      * version whose partial matches are discarded), so that the state is empty and may be {@link #release released}.
      *
@@ -201,6 +219,26 @@ public final class NfaMatcher<T> {
      */
     public long rejectedPartialMatches() {
         return engine.rejectedPartialMatches();
+    }
+
+    /** @return partial matches begun so far over all keys (a match of one event is one begun and completed) */
+    public long partialMatchesStarted() {
+        return engine.partialMatchesStarted();
+    }
+
+    /** @return partial matches an after-match skip strategy discarded so far */
+    public long partialMatchesPruned() {
+        return engine.partialMatchesPruned();
+    }
+
+    /**
+     * Counts what each stage saw over all keys of this matcher: where partial matches stop. Counting costs an
+     * increment per partial match and event.
+     *
+     * @return one entry per stage, in pattern order
+     */
+    public java.util.List<StageCounters> stageCounters() {
+        return engine.stageCounters();
     }
 
     /** @return matches emitted so far */

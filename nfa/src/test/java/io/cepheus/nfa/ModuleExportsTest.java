@@ -48,7 +48,8 @@ class ModuleExportsTest {
         ModuleDescriptor descriptor = mainDescriptor();
 
         assertEquals("io.cepheus.nfa", descriptor.name());
-        assertEquals(Map.of("io.cepheus.nfa", Set.of(), "io.cepheus.nfa.internal", Set.of("io.cepheus.runtime")),
+        assertEquals(Map.of("io.cepheus.nfa", Set.of(), "io.cepheus.nfa.trace", Set.of(), "io.cepheus.nfa.internal",
+                Set.of("io.cepheus.runtime")),
                 exports(descriptor));
     }
 

@@ -196,6 +196,61 @@ public final class CepTestHarness<T> implements AutoCloseable {
         return running(engine);
     }
 
+    /**
+     * The trace of a key for a pattern, as a readable report ({@link io.cepheus.runtime.explain.Explanation#toString()}):
+     * runs the shards until idle, then asks. Start the trace with {@link PatternStream#startTrace} before sending the
+     * key's events; it then covers every one of them.
+     *
+     * <pre>{@code
+     * logins.startTrace("alice");
+     * in.send(...); in.watermark(...);
+     * Explanation why = harness.explain(logins, "alice");
+     * assertEquals(1, why.completed().size(), why.toString());
+     * }</pre>
+     *
+     * @param pattern the pattern's stream
+     * @param key     the key
+     * @return its trace so far (tracing goes on)
+     * @throws IllegalStateException if the key is not traced for the pattern
+     */
+    public io.cepheus.runtime.explain.Explanation explain(PatternStream<T> pattern, Object key) {
+        return answered(pattern.explain(key), "the key " + key + " is not traced for pattern " + pattern.id()
+                + ": call startTrace(key) before sending its events");
+    }
+
+    /**
+     * The traces of a key for one rule, by version: as {@link #explain(PatternStream, Object)}, for a rule started
+     * with {@link io.cepheus.runtime.rules.RuleStream#startTrace}.
+     *
+     * @param rules  the rule set
+     * @param ruleId the rule
+     * @param key    the key
+     * @return its traces by version (tracing goes on)
+     * @throws IllegalStateException if the key is not traced for the rule
+     */
+    public java.util.Map<io.cepheus.runtime.rules.RuleVersion, io.cepheus.runtime.explain.Explanation> explain(
+            io.cepheus.runtime.rules.RuleStream<T> rules, String ruleId, Object key) {
+        java.util.Map<io.cepheus.runtime.rules.RuleVersion, io.cepheus.runtime.explain.Explanation> traces =
+                answered(rules.explain(ruleId, key), null);
+        if (traces.isEmpty()) {
+            throw new IllegalStateException("the key " + key + " is not traced for rule " + ruleId
+                    + ": call startTrace(ruleId, key) before sending its events");
+        }
+        return traces;
+    }
+
+    private <A> A answered(java.util.concurrent.CompletableFuture<A> question, String whenNull) {
+        runUntilIdle();
+        if (!question.isDone()) {
+            runUntilIdle(); // asked while idle: the shard answers on its next cycle
+        }
+        A answer = question.getNow(null);
+        if (!question.isDone() || (answer == null && whenNull != null)) {
+            throw new IllegalStateException(question.isDone() ? whenNull : "the shard did not answer");
+        }
+        return answer;
+    }
+
     /** Closes the inboxes, drains and flushes every shard (as the engine's close does), then stops them. */
     @Override
     public void close() {

@@ -6,6 +6,8 @@ import io.cepheus.nfa.NfaOptions;
 import io.cepheus.nfa.PartialMatchLimitException;
 import io.cepheus.nfa.SkipStrategyException;
 import io.cepheus.runtime.internal.cep.CepOperator;
+import io.cepheus.runtime.internal.cep.TraceQuestion;
+import io.cepheus.runtime.internal.shard.KeyInspection;
 import io.cepheus.runtime.internal.output.CallContext;
 import io.cepheus.runtime.internal.output.FailureRoute;
 import io.cepheus.runtime.internal.output.SideOutputs;
@@ -262,8 +264,71 @@ public final class PatternStream<T> {
     @SuppressWarnings("unchecked")
     public java.util.concurrent.CompletableFuture<List<io.cepheus.nfa.PartialMatch<T>>> partialMatches(Object key) {
         java.util.concurrent.CompletableFuture<Object> answer = new java.util.concurrent.CompletableFuture<>();
-        registry.control().ask(Objects.requireNonNull(key, "key"), new ShardRecord.Query(id, key, answer));
+        registry.control().ask(Objects.requireNonNull(key, "key"), new ShardRecord.Query(id, key, KeyInspection.PARTIAL_MATCHES, answer));
         return answer.thenApply(a -> (List<io.cepheus.nfa.PartialMatch<T>>) a);
+    }
+
+    /** The entries a trace keeps at most unless told otherwise: its latest ones. */
+    public static final int DEFAULT_TRACE_ENTRIES = 10_000;
+
+    /**
+     * Starts tracing a key (afresh, if it was traced): from the next record of its shard's input, what happens to the
+     * key's partial matches is recorded, event by event, with the watermark's moves and the key's late events (see
+     * {@link io.cepheus.runtime.explain.Explanation}). The trace keeps its latest {@link #DEFAULT_TRACE_ENTRIES}
+     * entries. Other keys are not slowed: untraced work tests one field per event. Any thread, once the engine runs;
+     * the request travels through the key's shard inbox behind what producers sent before it.
+     *
+     * @param key the key
+     * @return completed once the shard traces the key
+     * @throws IllegalStateException if the engine is not running or takes no more input
+     */
+    public java.util.concurrent.CompletableFuture<Void> startTrace(Object key) {
+        return startTrace(key, DEFAULT_TRACE_ENTRIES);
+    }
+
+    /**
+     * As {@link #startTrace(Object)}, keeping at most {@code maxEntries} entries (the latest).
+     *
+     * @param key        the key
+     * @param maxEntries the bound on the entries kept, at least 1
+     * @return completed once the shard traces the key
+     * @throws IllegalArgumentException if {@code maxEntries} is below 1
+     * @throws IllegalStateException    if the engine is not running or takes no more input
+     */
+    public java.util.concurrent.CompletableFuture<Void> startTrace(Object key, int maxEntries) {
+        if (maxEntries < 1) {
+            throw new IllegalArgumentException("maxEntries must be at least 1, not " + maxEntries);
+        }
+        return askTrace(key, new TraceQuestion(TraceQuestion.Kind.START, null, maxEntries)).thenApply(x -> null);
+    }
+
+    /**
+     * The trace of a key so far; tracing goes on. Answered by the key's shard between two records of its input.
+     *
+     * @param key the key
+     * @return completed with the trace, or with null if the key is not traced
+     * @throws IllegalStateException if the engine is not running or takes no more input
+     */
+    public java.util.concurrent.CompletableFuture<io.cepheus.runtime.explain.Explanation> explain(Object key) {
+        return askTrace(key, new TraceQuestion(TraceQuestion.Kind.READ, null, 0));
+    }
+
+    /**
+     * Stops tracing a key.
+     *
+     * @param key the key
+     * @return completed with its trace, or with null if it was not traced
+     * @throws IllegalStateException if the engine is not running or takes no more input
+     */
+    public java.util.concurrent.CompletableFuture<io.cepheus.runtime.explain.Explanation> stopTrace(Object key) {
+        return askTrace(key, new TraceQuestion(TraceQuestion.Kind.STOP, null, 0));
+    }
+
+    private java.util.concurrent.CompletableFuture<io.cepheus.runtime.explain.Explanation> askTrace(Object key,
+            TraceQuestion question) {
+        java.util.concurrent.CompletableFuture<Object> answer = new java.util.concurrent.CompletableFuture<>();
+        registry.control().ask(Objects.requireNonNull(key, "key"), new ShardRecord.Query(id, key, question, answer));
+        return answer.thenApply(a -> (io.cepheus.runtime.explain.Explanation) a);
     }
 
     /**

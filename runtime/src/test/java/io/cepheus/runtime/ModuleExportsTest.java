@@ -41,7 +41,8 @@ class ModuleExportsTest {
         assertEquals("io.cepheus.runtime", d.name());
         assertEquals(Map.of("io.cepheus.runtime", Set.of(), "io.cepheus.runtime.time", Set.of(),
                 "io.cepheus.runtime.agent", Set.of(), "io.cepheus.runtime.join", Set.of(),
-                "io.cepheus.runtime.window", Set.of(), "io.cepheus.runtime.rules", Set.of()), exports);
+                "io.cepheus.runtime.window", Set.of(), "io.cepheus.runtime.rules", Set.of(),
+                "io.cepheus.runtime.explain", Set.of()), exports);
         exports.keySet().forEach(p -> assertFalse(p.contains("internal"), p));
         assertFalse(d.isOpen());
         assertEquals(Set.of(), d.opens());
@@ -66,6 +67,7 @@ class ModuleExportsTest {
                     "PatternProcessFunction", "PatternStream", "Producer", "ShardMetrics", "SideOutputHandler",
                     "TimeoutHandler", "UserCodeException"),
             "io.cepheus.runtime.agent", Set.of("ErrorAction", "ErrorHandler", "IdleStrategy"),
+            "io.cepheus.runtime.explain", Set.of("Explanation"),
             "io.cepheus.runtime.rules", Set.of("RestoredRules", "RetirePolicy", "RuleChange", "RuleMatchHandler",
                     "RuleMetrics", "RuleStream", "RuleTimeoutHandler", "RuleVersion"),
             "io.cepheus.runtime.time", Set.of("Clock", "ManualClock", "TimestampAssigner", "WatermarkGenerator",

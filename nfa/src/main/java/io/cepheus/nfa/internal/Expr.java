@@ -22,6 +22,21 @@ abstract class Expr {
 
     abstract String describe(String[] atomLabels);
 
+    /** Adds the indexes of the atoms it reads to {@code out} (for explanations: not on the matching path). */
+    void atoms(java.util.List<Integer> out) {
+        if (this instanceof Atom a) {
+            out.add(a.index);
+        } else if (this instanceof Not n) {
+            n.inner.atoms(out);
+        } else if (this instanceof And a) {
+            a.left.atoms(out);
+            a.right.atoms(out);
+        } else if (this instanceof Or o) {
+            o.left.atoms(out);
+            o.right.atoms(out);
+        }
+    }
+
     /** Gives atom values to {@link Expr#eval}. */
     interface AtomSource {
         boolean atom(int index);

@@ -5,6 +5,8 @@ import io.cepheus.nfa.Match;
 import io.cepheus.nfa.MatchSink;
 import io.cepheus.nfa.NfaState;
 import io.cepheus.nfa.PartialMatchLimitException;
+import io.cepheus.nfa.trace.EndReason;
+import io.cepheus.nfa.trace.TraceEntry;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
@@ -120,6 +122,27 @@ public final class NfaEngine<T> {
 
     private long rejected;
     private long livePartialMatches;
+
+    // counters by state, summed by stage when read (one increment on the step's path, no lookup of the stage)
+    /** Per state: partial matches in it (the start state: events) an event was tested against. */
+    private final long[] testedIn;
+    /** Per state: events taken into its stage from it. */
+    private final long[] takenFrom;
+    /** Per state: partial matches that timed out in it. */
+    private final long[] timedOutIn;
+    /** Per state: partial matches in it that an event ended (no condition held, or a NOT stage saw it). */
+    private final long[] endedIn;
+    private long started;
+    /** Partial matches the start state began in the step under way, counted once it commits. */
+    private int startedInStep;
+    private long pruned;
+
+    /** The traced keys' tracers, by key; null while no key is traced, so that untraced work never looks. */
+    private java.util.Map<Object, KeyTracer> tracers;
+    /** The tracer of the key being worked on, null if it is not traced (the hooks' one test). */
+    private KeyTracer tracer;
+    /** The STOP state the branch being computed last reached (a NOT stage saw its event), for the trace. */
+    private int lastStopState;
     private long matchesEmitted;
     private long timeoutsEmitted;
 
@@ -143,6 +166,10 @@ public final class NfaEngine<T> {
         this.pruning = new AfterMatchPruning(program, buffer, expiry);
         this.skipping = program.skipStrategy.isSkipping();
         this.decisions = new EdgeDecisions<>(program, buffer, processingTime);
+        this.testedIn = new long[program.stateCount()];
+        this.takenFrom = new long[program.stateCount()];
+        this.timedOutIn = new long[program.stateCount()];
+        this.endedIn = new long[program.stateCount()];
     }
 
     private static final int POOL_LIMIT = 4096;
@@ -246,6 +273,7 @@ public final class NfaEngine<T> {
         }
         liveEntriesAtStart = buffer.liveEntries();
         RuntimeException skipFailure = null;
+        tracer = tracers == null ? null : traceStart(st, null);
         try {
             if (timestamp > st.currentTime) {
                 st.currentTime = timestamp;
@@ -270,11 +298,57 @@ public final class NfaEngine<T> {
             }
         } finally {
             st.entries = entriesNow(st);
+            traceEnd(st);
         }
         if (skipFailure != null) {
             throw skipFailure;
         }
     }
+
+    /**
+     * Traces a key from now on, or stops tracing it. See {@code NfaMatcher#trace}.
+     *
+     * @param key  the key, as its states were created with
+     * @param sink where its trace goes; null to stop tracing it
+     */
+    public void trace(Object key, io.cepheus.nfa.trace.TraceSink sink) {
+        if (sink == null) {
+            if (tracers != null) {
+                tracers.remove(key);
+                if (tracers.isEmpty()) {
+                    tracers = null;
+                }
+            }
+            return;
+        }
+        if (tracers == null) {
+            tracers = new java.util.HashMap<>();
+        }
+        tracers.put(key, new KeyTracer(sink, program));
+    }
+
+    /** @return the key's tracer, having reported {@code first} to it (if not null), or null if it is not traced */
+    private KeyTracer traceStart(KeyState st, TraceEntry first) {
+        KeyTracer tr = tracers.get(st.key);
+        if (tr != null) {
+            tr.settle(st, st.currentTime, null, null); // numbers what began before the trace did
+            if (first != null) {
+                tr.report(first);
+            }
+        }
+        return tr;
+    }
+
+    /** Ends a key operation's trace: what left the key without a step saying why was rejected at the bound. */
+    private void traceEnd(KeyState st) {
+        if (tracer != null) {
+            tracer.settle(st, st.currentTime, EndReason.REJECTED, REJECTED_DETAIL);
+            tracer = null;
+        }
+    }
+
+    private static final String REJECTED_DETAIL = "the key was at its bound of partial matches or buffer entries"
+            + " (NfaOptions, OverflowPolicy.REJECT_NEW)";
 
     /** The buffer's live entries when the key operation under way began (see {@link #entriesNow}). */
     private int liveEntriesAtStart;
@@ -290,7 +364,11 @@ public final class NfaEngine<T> {
     /** See {@code NfaMatcher#ignoredByNewState}. */
     public boolean ignoredByNewState(T e) {
         Objects.requireNonNull(e, "event");
-        return decisions.ignoredByNewState(e);
+        if (decisions.ignoredByNewState(e)) {
+            testedIn[program.startState]++; // tested at the first stage, as a step would have
+            return true;
+        }
+        return false;
     }
 
     /** See {@code NfaMatcher#advanceTime}. */
@@ -304,10 +382,12 @@ public final class NfaEngine<T> {
             if (time >= st.expiresAt) {
                 liveEntriesAtStart = buffer.liveEntries();
                 RuntimeException skipFailure;
+                tracer = tracers == null ? null : traceStart(st, null);
                 try {
                     skipFailure = expire(st, time, sink);
                 } finally {
                     st.entries = entriesNow(st);
+                    traceEnd(st);
                 }
                 if (skipFailure != null) {
                     throw skipFailure;
@@ -325,6 +405,11 @@ public final class NfaEngine<T> {
     public int discard(NfaState nfaState) {
         KeyState st = own(nfaState);
         int dropped = st.count + st.heldCount;
+        KeyTracer tr = tracers == null ? null : traceStart(st, null);
+        if (tr != null) {
+            tr.endAll(st.currentTime, EndReason.DISCARDED, "dropped at once with the key's other partial matches,"
+                    + " without timing out (its pattern version was retired with them discarded)");
+        }
         for (int i = 0; i < st.count; i++) {
             int entry = KeyState.entryOf(st.stateEntry(i));
             if (entry != NONE) {
@@ -392,9 +477,13 @@ public final class NfaEngine<T> {
             long prevTime = st.prevTime(i);
             boolean byGap = expiry.gapClosed(s, prevTime, time);
             if ((byGap || expiry.windowClosed(startTime, time)) && s != program.startState) {
+                if (tracer != null) {
+                    traceExpired(stateEntry, st.startSeq(i), byGap, startTime, prevTime, time);
+                }
                 if (program.stateKind[s] == Program.PENDING) {
                     addMatch(KeyState.entryOf(stateEntry), st.startSeq(i));
                 } else {
+                    timedOutIn[s]++;
                     timeouts.add(KeyState.entryOf(stateEntry),
                             byGap ? expiry.gapTimeout(s, prevTime) : expiry.windowTimeout(startTime));
                 }
@@ -453,6 +542,10 @@ public final class NfaEngine<T> {
         inheritingNew = 0;
         inheritedOld = 0;
         keptUnchanged = 0;
+        if (tracer != null) {
+            tracer.report(new TraceEntry.Event(time, e)); // after what advancing to its time timed out
+            tracer.beginStep();
+        }
         try {
             if (oldInherited.length < st.count) {
                 oldInherited = new boolean[Math.max(st.count, oldInherited.length * 2)];
@@ -468,7 +561,15 @@ public final class NfaEngine<T> {
             }
             branchOrigin = -1;
             if (startsAllowed) {
+                int before = newCount;
+                int matchesBefore = matchCount;
                 branch(program.startState, NONE, time, time, eventSeq);
+                startedInStep = newCount - before;
+                if (matchCount > matchesBefore) {
+                    startedInStep += matchesNotShared(before, matchesBefore);
+                }
+            } else {
+                startedInStep = 0;
             }
         } catch (RuntimeException ex) {
             rollback();
@@ -513,6 +614,10 @@ public final class NfaEngine<T> {
         } else {
             commit(st);
         }
+        if (tracer != null) {
+            tracer.commitStep(st, time);
+        }
+        started += startedInStep;
         int completed = matchCount;
         event = null;
         decisions.endEvent();
@@ -722,11 +827,32 @@ public final class NfaEngine<T> {
         return order;
     }
 
+    /**
+     * How many of the matches the start state completed this step took their event into an entry no new partial
+     * match holds: with the partial matches it began, those are the partial matches it began (a match that shares its
+     * entry with a new partial match is that one's, completed as it goes on).
+     */
+    private int matchesNotShared(int firstNew, int firstMatch) {
+        int own = 0;
+        for (int m = firstMatch; m < matchCount; m++) {
+            boolean shared = false;
+            for (int k = firstNew; k < newCount && !shared; k++) {
+                shared = KeyState.entryOf(next[k * KeyState.STRIDE + KeyState.STATE_ENTRY]) == matchEntry[m];
+            }
+            if (!shared) {
+                own++;
+            }
+        }
+        return own;
+    }
+
     /** Computes the successors of one partial match (or of the start state) into the scratch arrays. */
     private void branch(int state, int entry, long startTime, long prevTime, long startSeq) {
+        int matchesBefore = matchCount;
         // the first successor of an old partial match continues it; what else it branches into, and what the
         // start state starts, is new (see rejectNew)
         continuationSlot = branchOrigin >= 0 ? newCount : -1;
+        testedIn[state]++;
         decisions.startPartialMatch(entry);
         boolean isStart = state == program.startState;
         branchInherit = INHERIT_NONE;
@@ -741,6 +867,9 @@ public final class NfaEngine<T> {
             oldInherited[branchOrigin] = true;
             inheritedOld++;
             keptUnchanged++;
+            if (tracer != null) {
+                traceBranch(state, entry, startSeq, newCount - 1, matchesBefore, false);
+            }
             return;
         }
         int end = decision + 2 * edgeCount;
@@ -763,6 +892,7 @@ public final class NfaEngine<T> {
                 }
             } else {
                 int source = picked[k + 1];
+                takenFrom[source]++;
                 // the first successor of a run takes over its reference, so the (cold) predecessor is not touched
                 boolean adopt = branchInherit == INHERIT_NONE && entry != NONE && branchOrigin >= 0;
                 int taken = buffer.put(slot(), program.stateStage[source], entry, adopt);
@@ -795,6 +925,9 @@ public final class NfaEngine<T> {
             }
             // (a reference adopted by a new entry stays with it: freeing the orphan entry releases it)
         }
+        if (branchOrigin >= 0 && newCount == firstNew && matchCount == matchesBefore) {
+            endedIn[state]++;
+        }
         if (branchOrigin >= 0) {
             boolean handedOn = branchInherit != INHERIT_NONE;
             oldInherited[branchOrigin] = handedOn;
@@ -802,12 +935,16 @@ public final class NfaEngine<T> {
                 inheritedOld++;
             }
         }
+        if (tracer != null) {
+            traceBranch(state, entry, startSeq, firstNew, matchesBefore, discard);
+        }
     }
 
     /** @return true if the target is a STOP state (the branch must be discarded) */
     private boolean add(int target, int entry, long startTime, long prevTime, long startSeq) {
         byte kind = program.stateKind[target];
         if (kind == Program.STOP) {
+            lastStopState = target;
             return true;
         }
         if (kind == Program.FINAL) {
@@ -911,6 +1048,9 @@ public final class NfaEngine<T> {
 
     /** Undoes the entries a failed step created; the key's state was not touched yet. */
     private void rollback() {
+        if (tracer != null) {
+            tracer.abortStep(); // it changed nothing, so it reports nothing
+        }
         for (int i = createdCount - 1; i >= 0; i--) {
             if (createdAdopts[i]) {
                 buffer.freeDetached(created[i]); // the origin keeps its reference
@@ -972,7 +1112,13 @@ public final class NfaEngine<T> {
                 continue;
             }
             if (pruneAt != AfterMatchPruning.NOTHING) {
-                livePartialMatches -= pruning.prune(st, pruneAt);
+                int prunedNow = pruning.prune(st, pruneAt);
+                livePartialMatches -= prunedNow;
+                pruned += prunedNow;
+                if (tracer != null) {
+                    tracer.settle(st, st.currentTime, EndReason.PRUNED, "the after-match skip strategy "
+                            + program.skipStrategy + " discarded it when a match was emitted");
+                }
             }
             matchesEmitted++;
             Match<T> m = materialize(entry);
@@ -998,6 +1144,118 @@ public final class NfaEngine<T> {
             min = Math.min(min, st.startSeq(i));
         }
         return min;
+    }
+
+    // ------------------------------------------------------------------ trace
+
+    /**
+     * Reports what one partial match (or the start state) became in this step: the successors that took the event
+     * or let it pass, the matches it completed, or why it ended (see {@link KeyTracer}). Traced keys only.
+     */
+    private void traceBranch(int state, int entry, long startSeq, int firstNew, int matchesBefore, boolean discarded) {
+        KeyTracer tr = tracer;
+        boolean fromStart = branchOrigin < 0;
+        if (fromStart && newCount == firstNew && matchCount == matchesBefore) {
+            return; // the event began nothing
+        }
+        int number = fromStart ? 0 : tr.take(KeyState.pack(state, entry), startSeq);
+        boolean anyTook = false;
+        boolean continued = false;
+        // the number of the successor that took each new entry: a match completed with that entry is its match
+        java.util.Map<Integer, Integer> tookBy = new java.util.HashMap<>();
+        for (int k = firstNew; k < newCount; k++) {
+            long stateEntry = next[k * KeyState.STRIDE + KeyState.STATE_ENTRY];
+            int taken = KeyState.entryOf(stateEntry);
+            boolean took = taken != entry;
+            String stage = took ? program.stageNames.get(buffer.stage(taken)) : null;
+            anyTook |= took;
+            int successor;
+            if (fromStart) {
+                successor = tr.newNumber();
+                tr.reportInStep(new TraceEntry.Started(eventTime, successor, stage));
+            } else if (k == firstNew) {
+                successor = number; // the first successor carries the partial match on
+                continued = true;
+                if (took) {
+                    tr.reportInStep(new TraceEntry.Took(eventTime, successor, 0, stage));
+                }
+            } else {
+                successor = tr.newNumber();
+                tr.reportInStep(new TraceEntry.Took(eventTime, successor, number, stage));
+            }
+            if (took) {
+                tookBy.putIfAbsent(taken, successor);
+            }
+            tr.successor(stateEntry, next[k * KeyState.STRIDE + KeyState.START_SEQ], successor);
+        }
+        boolean completedHere = false;
+        for (int m = matchesBefore; m < matchCount; m++) {
+            int matched = matchEntry[m];
+            Match<T> match = materialize(matched);
+            Integer taker = tookBy.get(matched);
+            if (taker != null) {
+                // the successor that took the event completed the match too, and lives on
+                tr.reportInStep(new TraceEntry.Completed(eventTime, taker, match, true));
+            } else if (!fromStart && matched == entry) {
+                // completed without taking the event (a trailing optional stage passed over)
+                completedHere = true;
+                tr.reportInStep(new TraceEntry.Completed(eventTime, number, match, continued));
+            } else {
+                String stage = program.stageNames.get(buffer.stage(matched));
+                int completer;
+                if (fromStart) {
+                    completer = tr.newNumber();
+                    tr.reportInStep(new TraceEntry.Started(eventTime, completer, stage));
+                } else if (!continued && !completedHere) {
+                    completer = number; // it took the event straight into the final state
+                    tr.reportInStep(new TraceEntry.Took(eventTime, completer, 0, stage));
+                } else {
+                    completer = tr.newNumber();
+                    tr.reportInStep(new TraceEntry.Took(eventTime, completer, number, stage));
+                }
+                completedHere |= completer == number;
+                tr.reportInStep(new TraceEntry.Completed(eventTime, completer, match, false));
+            }
+        }
+        if (fromStart) {
+            return;
+        }
+        String waitingFor = tr.stageOf(state);
+        if (continued && !anyTook && matchCount == matchesBefore) {
+            tr.reportInStep(new TraceEntry.Skipped(eventTime, number, waitingFor, tr.fieldsRead(state, event)));
+        } else if (!continued && !completedHere && discarded) {
+            String not = tr.stageOf(lastStopState);
+            tr.reportInStep(new TraceEntry.Ended(eventTime, number, EndReason.NOT_STAGE_MATCHED, not,
+                    "stage '" + not + "' must not match, and the event matched it", tr.fieldsRead(state, event)));
+        } else if (!continued && !completedHere) {
+            String detail = tr.mayIgnore(state)
+                    ? "the event fulfilled no condition of stage '" + waitingFor + "', and the partial match could"
+                            + " not skip it"
+                    : "strict contiguity broken: stage '" + waitingFor + "' had to take the very next event, and"
+                            + " its condition was false";
+            tr.reportInStep(new TraceEntry.Ended(eventTime, number, EndReason.CONDITION_FALSE, waitingFor, detail,
+                    tr.fieldsRead(state, event)));
+        }
+    }
+
+    /** Reports a partial match that times out as the key's time reaches {@code time}. Traced keys only. */
+    private void traceExpired(long stateEntry, long startSeq, boolean byGap, long startTime, long prevTime,
+            long time) {
+        int number = tracer.take(stateEntry, startSeq);
+        int s = KeyState.stateOf(stateEntry);
+        if (program.stateKind[s] == Program.PENDING) {
+            // a trailing notFollowedBy that nothing broke: the match completes as its window closes
+            tracer.report(new TraceEntry.Completed(time, number, materialize(KeyState.entryOf(stateEntry)), false));
+            return;
+        }
+        String stage = tracer.stageOf(s);
+        long at = byGap ? expiry.gapTimeout(s, prevTime) : expiry.windowTimeout(startTime);
+        String detail = byGap
+                ? "stage '" + stage + "' waited longer than its gap of " + program.stateGap[s] + " ms after the"
+                        + " event at " + prevTime
+                : "the pattern's window of " + program.window + " ms closed (the partial match began at " + startTime
+                        + ")";
+        tracer.report(new TraceEntry.Ended(at, number, EndReason.TIMED_OUT, stage, detail, java.util.Map.of()));
     }
 
     // ------------------------------------------------------------------ matches and conditions
@@ -1040,6 +1298,44 @@ public final class NfaEngine<T> {
     /** @return partial matches (and newly held matches) dropped at the bound */
     public long rejectedPartialMatches() {
         return rejected;
+    }
+
+    /** @return partial matches begun (a match of one event counts as one begun and completed) */
+    public long partialMatchesStarted() {
+        return started;
+    }
+
+    /** @return partial matches an after-match skip strategy discarded */
+    public long partialMatchesPruned() {
+        return pruned;
+    }
+
+    /**
+     * @return per stage, in pattern order: the partial matches waiting at it (for the first stage, the events too) that
+     *     an event was tested against, the events it took, the partial matches an event ended there, and those that
+     *     timed out there
+     */
+    public List<io.cepheus.nfa.StageCounters> stageCounters() {
+        int stages = program.stageNames.size();
+        long[] tested = new long[stages];
+        long[] taken = new long[stages];
+        long[] timedOut = new long[stages];
+        long[] ended = new long[stages];
+        for (int s = 0; s < testedIn.length; s++) {
+            int stage = program.stateStage[s];
+            if (stage >= 0) {
+                tested[stage] += testedIn[s];
+                taken[stage] += takenFrom[s];
+                timedOut[stage] += timedOutIn[s];
+                ended[stage] += endedIn[s];
+            }
+        }
+        List<io.cepheus.nfa.StageCounters> out = new java.util.ArrayList<>(stages);
+        for (int i = 0; i < stages; i++) {
+            out.add(new io.cepheus.nfa.StageCounters(program.stageNames.get(i), tested[i], taken[i], ended[i],
+                    timedOut[i]));
+        }
+        return out;
     }
 
     /** @return matches emitted */

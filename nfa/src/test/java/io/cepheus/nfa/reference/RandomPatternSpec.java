@@ -39,10 +39,18 @@ public record RandomPatternSpec(List<StageSpec> stages, long windowMillis) {
 
     /** @return the pattern built with the public builder, skip strategy noSkip */
     public Pattern<RefEvent> toPattern() {
+        return toPattern(io.cepheus.pattern.AfterMatchSkipStrategy.noSkip());
+    }
+
+    /**
+     * @param skip the after-match skip strategy
+     * @return the pattern built with the public builder
+     */
+    public Pattern<RefEvent> toPattern(io.cepheus.pattern.AfterMatchSkipStrategy skip) {
         Pattern<RefEvent> p = null;
         for (StageSpec s : stages) {
             if (p == null) {
-                p = Pattern.begin(s.name());
+                p = Pattern.begin(s.name(), skip);
             } else {
                 p = switch (s.contiguity()) {
                     case STRICT -> p.next(s.name());

@@ -4,10 +4,12 @@ import io.cepheus.pattern.Condition;
 import io.cepheus.pattern.FieldRequirement;
 import io.cepheus.pattern.IndexableCondition;
 import io.cepheus.pattern.IterativeCondition;
+import io.cepheus.pattern.ReadsFields;
 import io.cepheus.rules.ExpressionException;
 import io.cepheus.rules.internal.expr.BoolExpr;
 import io.cepheus.rules.internal.expr.CompiledExpression;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A condition written as an expression: an {@link IndexableCondition} when it reads only the event (the matcher then
@@ -18,10 +20,18 @@ import java.util.List;
  *
  * @param <T> the event type
  */
-public sealed interface ExpressionCondition<T> extends Condition<T> {
+public sealed interface ExpressionCondition<T> extends Condition<T>, ReadsFields<T> {
 
     /** @return the expression as written */
     String expression();
+
+    /** @return the compiled expression */
+    CompiledExpression compiled();
+
+    @Override
+    default Map<String, Object> fieldValues(T event) {
+        return compiled().fieldValues(event);
+    }
 
     /**
      * @param compiled the compiled expression

@@ -12,6 +12,7 @@ import io.cepheus.runtime.LateEventHandler;
 import io.cepheus.runtime.internal.cep.CepOperator;
 import io.cepheus.runtime.internal.cep.RuleCommand;
 import io.cepheus.runtime.internal.cep.RuleSetOperator;
+import io.cepheus.runtime.internal.cep.TraceQuestion;
 import io.cepheus.runtime.internal.output.FailureRoute;
 import io.cepheus.runtime.internal.shard.EngineControl;
 import io.cepheus.runtime.internal.shard.OperatorRegistry;
@@ -284,8 +285,65 @@ public final class RuleStream<T> {
     public CompletableFuture<Map<RuleVersion, List<io.cepheus.nfa.PartialMatch<T>>>> partialMatches(Object key) {
         CompletableFuture<Object> answer = new CompletableFuture<>();
         control.ask(Objects.requireNonNull(key, "key"),
-                new io.cepheus.runtime.internal.shard.ShardRecord.Query(id, key, answer));
+                new io.cepheus.runtime.internal.shard.ShardRecord.Query(id, key,
+                        io.cepheus.runtime.internal.shard.KeyInspection.PARTIAL_MATCHES, answer));
         return answer.thenApply(a -> (Map<RuleVersion, List<io.cepheus.nfa.PartialMatch<T>>>) a);
+    }
+
+    /**
+     * Starts tracing a key for one rule (afresh, if it was traced): every version of the rule present on the key's
+     * shard, and every version put in force later, records what happens to the key's partial matches (see
+     * {@link io.cepheus.runtime.explain.Explanation}), keeping its latest
+     * {@link io.cepheus.runtime.PatternStream#DEFAULT_TRACE_ENTRIES} entries. Any thread, once the engine runs.
+     *
+     * <p>A version sees the key's events that could begin or extend one of its partial matches: an event the rule
+     * set's index shows cannot begin the rule, on a key where the version holds nothing, does not reach it and is not
+     * in its trace.
+     *
+     * @param ruleId the rule
+     * @param key    the key
+     * @return completed once the shard traces the key
+     * @throws IllegalStateException if the engine is not running or takes no more input
+     */
+    public CompletableFuture<Void> startTrace(String ruleId, Object key) {
+        return askTrace(ruleId, key, TraceQuestion.Kind.START).thenApply(x -> null);
+    }
+
+    /**
+     * The traces of a key for one rule so far, by version; tracing goes on.
+     *
+     * @param ruleId the rule
+     * @param key    the key
+     * @return completed with the traces by version, in the order the versions came into force (empty if the key is
+     *     not traced for the rule, or no version of it is present)
+     * @throws IllegalStateException if the engine is not running or takes no more input
+     */
+    public CompletableFuture<Map<RuleVersion, io.cepheus.runtime.explain.Explanation>> explain(String ruleId,
+            Object key) {
+        return askTrace(ruleId, key, TraceQuestion.Kind.READ);
+    }
+
+    /**
+     * Stops tracing a key for one rule.
+     *
+     * @param ruleId the rule
+     * @param key    the key
+     * @return completed with its traces by version, as {@link #explain} answers
+     * @throws IllegalStateException if the engine is not running or takes no more input
+     */
+    public CompletableFuture<Map<RuleVersion, io.cepheus.runtime.explain.Explanation>> stopTrace(String ruleId,
+            Object key) {
+        return askTrace(ruleId, key, TraceQuestion.Kind.STOP);
+    }
+
+    @SuppressWarnings("unchecked")
+    private CompletableFuture<Map<RuleVersion, io.cepheus.runtime.explain.Explanation>> askTrace(String ruleId,
+            Object key, TraceQuestion.Kind kind) {
+        CompletableFuture<Object> answer = new CompletableFuture<>();
+        control.ask(Objects.requireNonNull(key, "key"), new io.cepheus.runtime.internal.shard.ShardRecord.Query(id,
+                key, new TraceQuestion(kind, Objects.requireNonNull(ruleId, "ruleId"),
+                        io.cepheus.runtime.PatternStream.DEFAULT_TRACE_ENTRIES), answer));
+        return answer.thenApply(a -> (Map<RuleVersion, io.cepheus.runtime.explain.Explanation>) a);
     }
 
     /**

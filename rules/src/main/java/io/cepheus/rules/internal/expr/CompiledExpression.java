@@ -2,7 +2,9 @@ package io.cepheus.rules.internal.expr;
 
 import io.cepheus.pattern.Condition;
 import io.cepheus.pattern.FieldRequirement;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * An expression compiled against an event type: immutable, shared by every thread that evaluates it.
@@ -13,12 +15,37 @@ public final class CompiledExpression {
     private final BoolExpr root;
     private final String[] stages;
     private final List<FieldRequirement<Object>> requirements;
+    private final Map<String, Expr> fieldReaders;
 
-    CompiledExpression(String text, BoolExpr root, String[] stages, List<FieldRequirement<Object>> requirements) {
+    CompiledExpression(String text, BoolExpr root, String[] stages, List<FieldRequirement<Object>> requirements,
+            Map<String, Expr> fieldReaders) {
         this.text = text;
         this.root = root;
         this.stages = stages;
         this.requirements = requirements;
+        this.fieldReaders = fieldReaders;
+    }
+
+    /**
+     * Reads the fields of the event the expression reads, for an explanation of its value (not on the matching
+     * path: it allocates).
+     *
+     * @param event the event
+     * @return each field as written ({@code card.country}) with its value on the event, in the order written; a
+     *     value that cannot be read is a string saying why
+     */
+    public Map<String, Object> fieldValues(Object event) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (Map.Entry<String, Expr> f : fieldReaders.entrySet()) {
+            Object value;
+            try {
+                value = f.getValue().value(event, null);
+            } catch (RuntimeException e) {
+                value = "<cannot be read: " + e.getMessage() + ">";
+            }
+            out.put(f.getKey(), value);
+        }
+        return out;
     }
 
     /**

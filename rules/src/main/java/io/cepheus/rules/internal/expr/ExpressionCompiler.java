@@ -48,7 +48,36 @@ public final class ExpressionCompiler {
         List<FieldRequirement<Object>> requirements = compiler.stageIndex.isEmpty() ? compiler.requirements(ast)
                 : List.of();
         return new CompiledExpression(text, test, compiler.stageIndex.keySet().toArray(new String[0]),
-                requirements);
+                requirements, compiler.fieldReaders(ast));
+    }
+
+    /** The fields of the event the expression reads, each once, in the order written, with a node that reads it. */
+    private Map<String, Expr> fieldReaders(Ast ast) {
+        Map<String, Expr> out = new LinkedHashMap<>();
+        collectFields(ast, out);
+        return out;
+    }
+
+    private void collectFields(Ast ast, Map<String, Expr> out) {
+        if (ast instanceof Ast.Field f) {
+            out.computeIfAbsent(f.dotted(), name -> fields.field(f.path(), f.pos()).node());
+        } else if (ast instanceof Ast.Negate n) {
+            collectFields(n.operand(), out);
+        } else if (ast instanceof Ast.Not n) {
+            collectFields(n.operand(), out);
+        } else if (ast instanceof Ast.Arith a) {
+            collectFields(a.left(), out);
+            collectFields(a.right(), out);
+        } else if (ast instanceof Ast.Compare c) {
+            collectFields(c.left(), out);
+            collectFields(c.right(), out);
+        } else if (ast instanceof Ast.In in) {
+            collectFields(in.value(), out);
+        } else if (ast instanceof Ast.Logic l) {
+            collectFields(l.left(), out);
+            collectFields(l.right(), out);
+        }
+        // literals read nothing; an aggregate reads the partial match's earlier events, not this one
     }
 
     /**

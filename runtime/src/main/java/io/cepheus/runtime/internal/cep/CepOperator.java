@@ -129,6 +129,8 @@ public final class CepOperator<T> extends KeyedOperator<T> implements KeyInspect
     /** A rule version's handle in its rule set's buffer, under which the rule set knows it; else -1. */
     private int ruleHandle = -1;
     private final CompiledPattern<T> pattern;
+    /** The traced keys' traces, by key; null while no key is traced, so that untraced work tests one field. */
+    private java.util.Map<Object, KeyTraceLog> traces;
     /** By row: the key's NFA state, or null when the operator holds no matching state for it. */
     private NfaState[] states;
     /** In event time, when each key next expires (lazy entries; see the class comment). */
@@ -359,7 +361,60 @@ public final class CepOperator<T> extends KeyedOperator<T> implements KeyInspect
      * key the shard does not know or holds no partial match for (no id is made for it).
      */
     @Override
-    public java.util.List<io.cepheus.nfa.PartialMatch<T>> inspect(Object key) {
+    public Object inspect(Object key, Object question) {
+        if (question instanceof TraceQuestion q) {
+            return trace(key, q, "pattern " + operatorId);
+        }
+        if (question != PARTIAL_MATCHES) {
+            throw new IllegalArgumentException("CEP operator " + operatorId + " does not answer " + question);
+        }
+        return partialMatches(key);
+    }
+
+    /**
+     * Starts, reads or stops the trace of a key, on the shard's thread (see {@link TraceQuestion}).
+     *
+     * @param subject what the trace is of, for its readers ({@code "pattern 0"}, {@code "rule r v2"})
+     * @return the answer the question's kind says
+     */
+    io.cepheus.runtime.explain.Explanation trace(Object key, TraceQuestion q, String subject) {
+        KeyTraceLog log = traces == null ? null : traces.get(key);
+        switch (q.kind()) {
+            case START -> {
+                if (traces == null) {
+                    traces = new java.util.HashMap<>();
+                }
+                log = new KeyTraceLog(key, subject, pattern.stageNames(), q.capacity());
+                traces.put(key, log);
+                matcher.trace(key, log);
+                return null;
+            }
+            case STOP -> {
+                if (log != null) {
+                    traces.remove(key);
+                    matcher.trace(key, null);
+                    if (traces.isEmpty()) {
+                        traces = null;
+                    }
+                }
+                return log == null ? null : log.explanation();
+            }
+            default -> {
+                return log == null ? null : log.explanation();
+            }
+        }
+    }
+
+    /** An event of key {@code id} that began nothing on a key without state: a traced key's trace shows it. */
+    private void traceUnstarted(int id, T event, long timestamp) {
+        KeyTraceLog log = traces.get(keys.keyOf(id));
+        if (log != null) {
+            log.add(new io.cepheus.nfa.trace.TraceEntry.Event(timestamp, event));
+        }
+    }
+
+    /** @return the key's open partial matches (see {@code PatternStream#partialMatches}) */
+    java.util.List<io.cepheus.nfa.PartialMatch<T>> partialMatches(Object key) {
         int id = keys.existingId(key);
         NfaState st = id < 0 ? null : stateAt(rows.rowOf(id));
         return st == null ? java.util.List.of() : matcher.partialMatches(st);
@@ -389,6 +444,9 @@ public final class CepOperator<T> extends KeyedOperator<T> implements KeyInspect
             }
             int row = rows.rowOf(id);
             if (stateAt(row) == null && matcher.ignoredByNewState(event)) {
+                if (traces != null) {
+                    traceUnstarted(id, event, processingTime);
+                }
                 keyRelease.idle(id);
                 return;
             }
@@ -400,6 +458,9 @@ public final class CepOperator<T> extends KeyedOperator<T> implements KeyInspect
         }
         if (timestamp <= watermark) {
             lateEvents++;
+            if (traces != null && traces.containsKey(key)) {
+                traces.get(key).add(new io.cepheus.nfa.trace.TraceEntry.Late(timestamp, event, watermark));
+            }
             output.late(key, event, timestamp);
             return;
         }
@@ -439,6 +500,11 @@ public final class CepOperator<T> extends KeyedOperator<T> implements KeyInspect
             buffer.releaseUpTo(newWatermark, this::match, readAhead);
         } else {
             shared.release(newWatermark); // once for all its patterns; opens this one's round too
+        }
+        if (traces != null) {
+            for (KeyTraceLog log : traces.values()) {
+                log.watermark(newWatermark); // after the events it released, before what it times out
+            }
         }
         for (int i = 0; i < touchedCount; i++) {
             if (readingAhead && i % GROUP == 0) {
@@ -632,6 +698,9 @@ public final class CepOperator<T> extends KeyedOperator<T> implements KeyInspect
                 // else holds it: on sparse patterns most events fall on idle keys (W1: an 'N' on a key with no open
                 // streak), and making a state, matching and freeing it again cost more than the question
                 // (PairedBuilds, 16-20 rounds: engine W1 +13%, W4 +7%, W2 +5%, W3 unchanged).
+                if (traces != null) {
+                    traceUnstarted(id, event, timestamp);
+                }
                 if (shared == null && buffer.bufferedFor(id) == 0) {
                     keyRelease.idle(id);
                 }
@@ -650,6 +719,9 @@ public final class CepOperator<T> extends KeyedOperator<T> implements KeyInspect
      */
     void matchUnheld(int id, T event, long timestamp) {
         if (matcher.ignoredByNewState(event)) {
+            if (traces != null) {
+                traceUnstarted(id, event, timestamp);
+            }
             return;
         }
         int row = rowWithState(id, -1);

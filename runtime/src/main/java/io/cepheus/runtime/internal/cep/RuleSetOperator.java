@@ -156,6 +156,13 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
         Member<T> m = new Member<>(rule, pattern, op);
         members.add(m);
         indexByHandle(m);
+        Map<Object, Integer> traced = tracedRules.get(rule.id());
+        if (traced != null) {
+            for (Map.Entry<Object, Integer> t : traced.entrySet()) {
+                op.trace(t.getKey(), new TraceQuestion(TraceQuestion.Kind.START, rule.id(), t.getValue()),
+                        subjectOf(rule));
+            }
+        }
         return m;
     }
 
@@ -516,20 +523,62 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
     }
 
     /**
-     * The key's open partial matches in every version that has some (in force or draining), on the shard's thread.
-     *
-     * @return by version, in the order the versions joined the set
+     * Answers a question about a key on the shard's thread: its open partial matches in every version that has some
+     * (by version, in the order the versions joined the set), or a trace question for one rule's versions.
      */
     @Override
-    public Map<RuleVersion, List<io.cepheus.nfa.PartialMatch<T>>> inspect(Object key) {
+    public Object inspect(Object key, Object question) {
+        if (question instanceof TraceQuestion q) {
+            return trace(key, q);
+        }
+        if (question != PARTIAL_MATCHES) {
+            throw new IllegalArgumentException("rule set " + operatorId + " does not answer " + question);
+        }
         Map<RuleVersion, List<io.cepheus.nfa.PartialMatch<T>>> open = new LinkedHashMap<>();
         for (Member<T> m : members) {
-            List<io.cepheus.nfa.PartialMatch<T>> partial = m.operator.inspect(key);
+            List<io.cepheus.nfa.PartialMatch<T>> partial = m.operator.partialMatches(key);
             if (!partial.isEmpty()) {
                 open.put(m.rule, partial);
             }
         }
         return open;
+    }
+
+    /** Traced rules: by rule id, the keys traced and each trace's bound, applied to versions that join later too. */
+    private final Map<String, Map<Object, Integer>> tracedRules = new LinkedHashMap<>();
+
+    /**
+     * Starts, reads or stops the trace of a key for every version of one rule present (in force or draining); a
+     * version of a traced rule that comes into force later is traced from its start.
+     *
+     * @return for READ and STOP, the traces by version, in the order the versions joined; null for START
+     */
+    private Map<RuleVersion, io.cepheus.runtime.explain.Explanation> trace(Object key, TraceQuestion q) {
+        if (q.kind() == TraceQuestion.Kind.START) {
+            tracedRules.computeIfAbsent(q.ruleId(), id -> new LinkedHashMap<>()).put(key, q.capacity());
+        } else if (q.kind() == TraceQuestion.Kind.STOP) {
+            Map<Object, Integer> keysOfRule = tracedRules.get(q.ruleId());
+            if (keysOfRule != null) {
+                keysOfRule.remove(key);
+                if (keysOfRule.isEmpty()) {
+                    tracedRules.remove(q.ruleId());
+                }
+            }
+        }
+        Map<RuleVersion, io.cepheus.runtime.explain.Explanation> out = new LinkedHashMap<>();
+        for (Member<T> m : members) {
+            if (m.rule.id().equals(q.ruleId())) {
+                io.cepheus.runtime.explain.Explanation x = m.operator.trace(key, q, subjectOf(m.rule));
+                if (x != null) {
+                    out.put(m.rule, x);
+                }
+            }
+        }
+        return q.kind() == TraceQuestion.Kind.START ? null : out;
+    }
+
+    private static String subjectOf(RuleVersion rule) {
+        return "rule " + rule.id() + " v" + rule.version();
     }
 
     /** The parts read so far of a restore under way; null otherwise. */

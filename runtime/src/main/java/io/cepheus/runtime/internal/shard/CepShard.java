@@ -319,7 +319,7 @@ public final class CepShard<T> implements Agent, ShardContext<T>, Consumer<Shard
 
     private void answer(ShardRecord.Query q) {
         try {
-            q.answer().complete(((KeyInspection) operators.get(q.operatorId())).inspect(q.key()));
+            q.answer().complete(((KeyInspection) operators.get(q.operatorId())).inspect(q.key(), q.question()));
         } catch (RuntimeException e) {
             q.answer().completeExceptionally(e);
         }

@@ -54,9 +54,10 @@ public sealed interface ShardRecord {
      *
      * @param operatorId the operator asked
      * @param key        the key
+     * @param question   what is asked ({@link KeyInspection#inspect})
      * @param answer     completed on the shard's thread with the operator's answer, or exceptionally
      */
-    record Query(int operatorId, Object key, java.util.concurrent.CompletableFuture<Object> answer)
+    record Query(int operatorId, Object key, Object question, java.util.concurrent.CompletableFuture<Object> answer)
             implements ShardRecord {
         /** @return -1: no producer sent it */
         @Override
