@@ -1,5 +1,6 @@
 package io.cepheus.micrometer;
 
+import io.cepheus.nfa.StageCounters;
 import io.cepheus.runtime.CepEngine;
 import io.cepheus.runtime.EngineMetrics;
 import io.cepheus.runtime.PatternMetrics;
@@ -139,6 +140,16 @@ public final class CepheusMetrics implements MeterBinder {
             counter(r, "cepheus.pattern.dead.letters", "events a condition threw on or that broke the bound", t, m,
                     PatternMetrics::deadLetters);
             gauge(r, "cepheus.pattern.partial.matches", "partial matches alive", t, m, PatternMetrics::partialMatches);
+            counter(r, "cepheus.pattern.partial.matches.started", "partial matches begun", t, m,
+                    PatternMetrics::startedPartialMatches);
+            counter(r, "cepheus.pattern.partial.matches.pruned", "partial matches the skip strategy discarded", t, m,
+                    PatternMetrics::prunedPartialMatches);
+            List<String> stages = pattern.pattern().stageNames();
+            for (int i = 0; i < stages.size(); i++) {
+                int stage = i;
+                stageMeters(r, "cepheus.pattern.stage", t.and("stage", stages.get(i)),
+                        () -> stageOf(m.get().stages(), stage));
+            }
         });
         return this;
     }
@@ -330,6 +341,32 @@ public final class CepheusMetrics implements MeterBinder {
         counter(r, "cepheus.rule.dead.letters", "events a condition threw on", t, m, RuleMetrics::deadLetters);
         gauge(r, "cepheus.rule.partial.matches", "partial matches alive", t, m, RuleMetrics::partialMatches);
         gauge(r, "cepheus.rule.in.force", "1 while the version is the one in force", t, m, v -> v.inForce() ? 1 : 0);
+        counter(r, "cepheus.rule.partial.matches.started", "partial matches begun", t, m,
+                RuleMetrics::startedPartialMatches);
+        counter(r, "cepheus.rule.partial.matches.pruned", "partial matches the skip strategy discarded", t, m,
+                RuleMetrics::prunedPartialMatches);
+        List<StageCounters> stages = m.get().stages();
+        for (int i = 0; i < stages.size(); i++) {
+            int stage = i;
+            stageMeters(r, "cepheus.rule.stage", t.and("stage", stages.get(i).stage()),
+                    () -> stageOf(m.get().stages(), stage));
+        }
+    }
+
+    /** The counters of one stage: where partial matches stop. */
+    private void stageMeters(MeterRegistry r, String prefix, Tags t, Supplier<StageCounters> s) {
+        counter(r, prefix + ".events.tested", "events tested at the stage, once per partial match waiting there", t, s,
+                StageCounters::tested);
+        counter(r, prefix + ".events.taken", "events the stage took", t, s, StageCounters::taken);
+        counter(r, prefix + ".partial.matches.rejected", "partial matches an event ended at the stage", t, s,
+                StageCounters::rejected);
+        counter(r, prefix + ".partial.matches.timed.out", "partial matches that timed out at the stage", t, s,
+                StageCounters::timedOut);
+    }
+
+    /** @return one stage's counters, zeros while there are none (a version gone) */
+    private static StageCounters stageOf(List<StageCounters> stages, int stage) {
+        return stage < stages.size() ? stages.get(stage) : new StageCounters("", 0, 0, 0, 0);
     }
 
     /** @return the version's counters; zeros if the rule set no longer reports it */
@@ -339,7 +376,7 @@ public final class CepheusMetrics implements MeterBinder {
                 return m;
             }
         }
-        return new RuleMetrics(rule, false, 0, 0, 0, 0, 0, 0);
+        return new RuleMetrics(rule, false, 0, 0, 0, 0, 0, 0, 0, 0, java.util.List.of());
     }
 
     // Micrometer holds a meter's state object weakly and its function strongly: the state is the engine, which the

@@ -98,6 +98,17 @@ class CepheusMetricsTest {
         assertEquals(1, counter("cepheus.pattern.timeouts", "pattern", "unpaid"), "b's order was never paid");
         assertEquals(unpaid.metrics().lateEvents(), counter("cepheus.pattern.events.late", "pattern", "unpaid"));
         assertEquals(0, gauge("cepheus.pattern.partial.matches", "pattern", "unpaid"));
+        assertEquals(2, counter("cepheus.pattern.partial.matches.started", "pattern", "unpaid"), "a's and b's orders");
+        // order a, payment a and order b reach the first stage; the payment waits at 'paid' for a's order only
+        assertEquals(3, counter("cepheus.pattern.stage.events.tested", "pattern", "unpaid", "stage", "order"));
+        assertEquals(2, counter("cepheus.pattern.stage.events.taken", "pattern", "unpaid", "stage", "order"));
+        assertEquals(1, counter("cepheus.pattern.stage.events.tested", "pattern", "unpaid", "stage", "paid"));
+        assertEquals(1, counter("cepheus.pattern.stage.events.taken", "pattern", "unpaid", "stage", "paid"));
+        assertEquals(1, counter("cepheus.pattern.stage.partial.matches.timed.out", "pattern", "unpaid", "stage",
+                "paid"), "b's order waited at 'paid' until the window closed");
+        assertEquals(0, counter("cepheus.pattern.stage.partial.matches.rejected", "pattern", "unpaid", "stage",
+                "paid"));
+        assertEquals(1, counter("cepheus.rule.stage.events.taken", "rule", "big-order", "stage", "o"));
         assertEquals(1, counter("cepheus.rule.matches", "rules", "fraud", "rule", "big-order", "version", "1"));
         assertEquals(1, gauge("cepheus.rule.in.force", "rule", "big-order", "version", "1"));
         assertEquals(perSecond.metrics().results(), counter("cepheus.window.results", "window", "per-second"));

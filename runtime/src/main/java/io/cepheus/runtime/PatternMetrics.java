@@ -1,5 +1,9 @@
 package io.cepheus.runtime;
 
+import io.cepheus.nfa.StageCounters;
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * One pattern's counters: on one shard (in {@link ShardMetrics#patterns()}), or summed over the shards
  * ({@link PatternStream#metrics()}, {@link EngineMetrics#pattern(int)}). As published at the end of each shard's
@@ -15,9 +19,20 @@ package io.cepheus.runtime;
  * @param lateEvents             events that arrived behind the watermark (never matched)
  * @param deadLetters            events a condition threw on, or that broke the bound under
  *                               {@code OverflowPolicy.FAIL}
+ * @param startedPartialMatches  partial matches begun; since the engine started (not restored from a snapshot)
+ * @param prunedPartialMatches   partial matches an after-match skip strategy discarded; since the engine started
+ * @param stages                 per stage, in pattern order: events tested and taken there, partial matches an event
+ *                               ended there and those that timed out there ({@link StageCounters}); since the engine
+ *                               started
  */
 public record PatternMetrics(int pattern, long matches, long timeouts, long partialMatches,
-        long rejectedPartialMatches, long lateEvents, long deadLetters) {
+        long rejectedPartialMatches, long lateEvents, long deadLetters, long startedPartialMatches,
+        long prunedPartialMatches, List<StageCounters> stages) {
+
+    /** Copies the stages. */
+    public PatternMetrics {
+        stages = List.copyOf(stages);
+    }
 
     /**
      * @param other the same pattern's counters elsewhere (another shard)
@@ -26,6 +41,27 @@ public record PatternMetrics(int pattern, long matches, long timeouts, long part
     PatternMetrics plus(PatternMetrics other) {
         return new PatternMetrics(pattern, matches + other.matches, timeouts + other.timeouts,
                 partialMatches + other.partialMatches, rejectedPartialMatches + other.rejectedPartialMatches,
-                lateEvents + other.lateEvents, deadLetters + other.deadLetters);
+                lateEvents + other.lateEvents, deadLetters + other.deadLetters,
+                startedPartialMatches + other.startedPartialMatches, prunedPartialMatches + other.prunedPartialMatches,
+                sum(stages, other.stages));
+    }
+
+    /**
+     * @param a one part's stage counters (empty: none yet)
+     * @param b another's
+     * @return their sums, stage by stage
+     */
+    static List<StageCounters> sum(List<StageCounters> a, List<StageCounters> b) {
+        if (a.isEmpty()) {
+            return b;
+        }
+        if (b.isEmpty()) {
+            return a;
+        }
+        List<StageCounters> out = new ArrayList<>(a.size());
+        for (int i = 0; i < a.size(); i++) {
+            out.add(a.get(i).plus(b.get(i)));
+        }
+        return out;
     }
 }

@@ -336,7 +336,7 @@ public final class PatternStream<T> {
      *         engine starts); any thread
      */
     public PatternMetrics metrics() {
-        PatternMetrics sum = new PatternMetrics(id, 0, 0, 0, 0, 0, 0);
+        PatternMetrics sum = new PatternMetrics(id, 0, 0, 0, 0, 0, 0, 0, 0, List.of());
         for (CepOperator<T> operator : operators) {
             sum = sum.plus(operator.publishedPatternMetrics());
         }

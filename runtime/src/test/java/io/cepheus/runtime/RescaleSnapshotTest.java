@@ -163,6 +163,12 @@ class RescaleSnapshotTest {
                 + changeAt + ", restored into " + shards + ", script " + script);
     }
 
+    /** The counters a snapshot carries: those counted since the engine started (per stage) left out. */
+    private static List<Long> carried(PatternMetrics m) {
+        return List.of(m.matches(), m.timeouts(), m.partialMatches(), m.rejectedPartialMatches(), m.lateEvents(),
+                m.deadLetters());
+    }
+
     @Test
     void theTotalsCarryOverToTheRestoredEngine() {
         List<Integer> script = SnapshotRoundTrip.steadyScript(200, 37, 5, 3);
@@ -172,7 +178,8 @@ class RescaleSnapshotTest {
             EngineMetrics restored = runs.restored.metrics();
             assertEquals(shards, restored.shards().size());
             for (int pattern = 0; pattern < 3; pattern++) {
-                assertEquals(whole.pattern(pattern), restored.pattern(pattern), "pattern " + pattern + " on " + shards);
+                assertEquals(carried(whole.pattern(pattern)), carried(restored.pattern(pattern)),
+                        "pattern " + pattern + " on " + shards);
             }
             assertEquals(whole.total(ShardMetrics::events), restored.total(ShardMetrics::events));
             assertEquals(whole.total(ShardMetrics::lateEvents), restored.total(ShardMetrics::lateEvents));

@@ -95,13 +95,14 @@ public final class Cepheus {
                 case "help", "--help", "-h" -> help(rest);
                 case "demo", "fraud" -> demo(command, rest);
                 case "run" -> runCommand(rest);
+                case "explain" -> explainRules(rest);
                 case "windows" -> windows(rest);
                 case "order-payments" -> orderPayments(rest);
                 default -> {
                     ExampleApp<?> app = Apps.byName(command);
                     if (app == null) {
                         throw new UsageException(null, "unknown command '" + command + "'; commands: demo, "
-                                + Apps.names().replace("fraud, ", "") + ", windows, order-payments, run, help");
+                                + Apps.names().replace("fraud, ", "") + ", windows, order-payments, run, explain, help");
                     }
                     yield sample(app, rest);
                 }
@@ -320,6 +321,88 @@ public final class Cepheus {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * {@code explain --rules R --input F --key FIELD=VALUES --time FIELD [--rule ID] [--html FILE]}: the rules run
+     * over the events as {@code run --rules} runs them, traced for the keys asked about.
+     */
+    private int explainRules(List<String> rest) {
+        Args args = Args.parse("explain", rest, Set.of("rules", "input", "format", "on-error", "key", "time", "rule",
+                "html", "max-delay"), Set.of("help"), 0);
+        if (args.has("help")) {
+            out.print(Help.of("explain"));
+            return OK;
+        }
+        String rulesAt = required(args, "rules", "--rules DIR|FILE is needed: the rule files to explain");
+        String input = required(args, "input", "--input FILE is needed ('-' reads standard input)");
+        String key = required(args, "key", "--key FIELD=VALUE is needed: the key field and the key (user=bob)");
+        String timeField = required(args, "time", "--time FIELD is needed: the field holding each event's time");
+        int eq = key.indexOf('=');
+        if (eq <= 0 || eq == key.length() - 1) {
+            throw new UsageException("explain", "--key takes FIELD=VALUE (user=bob, or user=bob,erin), not '" + key
+                    + "'");
+        }
+        String keyField = key.substring(0, eq).strip();
+        List<String> keyValues = Arrays.stream(key.substring(eq + 1).split(",")).map(String::strip)
+                .filter(k -> !k.isEmpty()).toList();
+        String format = args.choice("format", null, List.of("csv", "jsonl"));
+        Duration maxDelay = args.duration("max-delay", DEFAULT_MAX_DELAY);
+        boolean skip = args.choice("on-error", "skip", List.of("skip", "abort")).equals("skip");
+        Path where = Path.of(rulesAt);
+        if (!Files.exists(where)) {
+            throw new UncheckedIOException(new IOException("no such rule folder or file: " + where));
+        }
+        WatchedRules watched = new WatchedRules(where, err, nanos, 0);
+        RuleExplainer explainer;
+        try {
+            explainer = new RuleExplainer(watched, keyValues, args.value("rule"));
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("explain", e.getMessage());
+        }
+        EventReader.Format fmt = format == null ? (input.equals("-") ? null : EventReader.Format.ofFileName(input))
+                : EventReader.Format.valueOf(format.toUpperCase(Locale.ROOT));
+        ExampleApp<MapEvent> app = new ExampleApp<>("explain", "your rules, explained", "", MapEvents.schema(
+                List.of(keyField), timeField), MapEvent::time, List.of(), Map.of(), null, null);
+        try (BufferedReader reader = open(input)) {
+            EventReader<MapEvent> events = new EventReader<>(reader, app.input(), fmt);
+            RuleAlerts none = new RuleAlerts(null, null, false);
+            new AppRunner(err, nanos).run(app, events::next, explainer, none, maxDelay, skip,
+                    new Progress(null, false, nanos));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Map<String, Map<io.cepheus.runtime.rules.RuleVersion, io.cepheus.runtime.explain.Explanation>> traces =
+                explainer.explanations();
+        java.util.function.LongFunction<String> time = Cepheus::isoTime;
+        traces.forEach((k, byRule) -> byRule.values().forEach(x -> {
+            out.println(x.timeline(time));
+            out.println();
+        }));
+        String html = args.value("html");
+        if (html != null) {
+            String title = "Cepheus explain: " + keyField + " " + String.join(", ", keyValues) + " over " + input;
+            try {
+                Files.writeString(Path.of(html), ExplainPage.render(title, traces, time), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot write " + html + ": " + e.getMessage(), e);
+            }
+            out.println("timeline page written to " + html);
+        }
+        return OK;
+    }
+
+    private static String required(Args args, String option, String message) {
+        String value = args.value(option);
+        if (value == null) {
+            throw new UsageException("explain", message);
+        }
+        return value;
+    }
+
+    /** Event times of the command line's inputs are epoch milliseconds: written as ISO-8601 instants. */
+    private static String isoTime(long millis) {
+        return java.time.Instant.ofEpochMilli(millis).toString();
     }
 
     private <E> int runFile(ExampleApp<E> app, BufferedReader reader, EventReader.Format format, Args args,

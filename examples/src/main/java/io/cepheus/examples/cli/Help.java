@@ -38,6 +38,7 @@ final class Help {
                   order-payments   the order-payment interval-join study (R = 1, 5, 15, 60 min), unpaid orders
                   run APP          run an app over your CSV or JSON Lines events: --input FILE|-
                   run --rules DIR  run your rules (JSON rule files) over your events: --input, --key, --time
+                  explain          why your rules did or did not match some keys: a timeline, or an HTML page
                   help [COMMAND]   this help, or a command's
 
                 Each app command runs the app over its sample data. 'COMMAND --help' tells more, and an app's
@@ -105,6 +106,29 @@ final class Help {
                         An event a rule cannot evaluate (a text compared with a number) is reported on standard
                         error and skipped by that rule; the summary counts them.
                         """.formatted(APP_OPTIONS, apps);
+            case "explain":
+                return """
+                        Usage: cepheus explain --rules DIR|FILE --input FILE|- --key FIELD=VALUE[,VALUE...]
+                                               --time FIELD [--rule ID] [--html FILE] [OPTIONS]
+
+                        Runs your rules over your events as 'run --rules' does, tracing the rules for the keys
+                        asked about, and prints each key's timeline per rule: every event of the key, which partial
+                        matches it started, extended or completed, and why each partial match that ended without a
+                        match ended (a condition false at a stage, with the values of the fields it read; strict
+                        contiguity broken; the window closed; pruned by the skip strategy; rejected at the bound),
+                        late events with the watermark they missed, and the watermark's moves.
+
+                          --rules DIR|FILE   the rule files, as for run
+                          --input FILE|-     the events, as for run
+                          --key FIELD=VALUES the key field and the keys to explain (user=bob or user=bob,erin)
+                          --time FIELD       the event time, epoch ms or ISO-8601
+                          --rule ID          explain this rule only (default: every rule)
+                          --html FILE        also write one self-contained HTML page: per key and rule, the events on
+                                             a time axis (hover one for its fields), each partial match as a bar
+                                             from its first event to where it ended, coloured by how it ended, and
+                                             the watermark
+                          --format F, --on-error E, --max-delay D: as for run
+                        """;
             case "windows":
                 return """
                         Usage: cepheus windows

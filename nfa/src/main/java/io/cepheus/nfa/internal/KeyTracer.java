@@ -148,6 +148,28 @@ final class KeyTracer {
         live = new HashMap<>();
     }
 
+    /** @return a duration as a person writes it: {@code 10 min}, {@code 1500 ms} */
+    static String duration(long millis) {
+        if (millis % 3_600_000 == 0) {
+            return millis / 3_600_000 + " h";
+        } else if (millis % 60_000 == 0) {
+            return millis / 60_000 + " min";
+        } else if (millis % 1_000 == 0) {
+            return millis / 1_000 + " s";
+        }
+        return millis + " ms";
+    }
+
+    /** @return a skip strategy as the pattern builder names it: {@code skipPastLastEvent}, {@code skipToFirst('b')} */
+    static String describe(io.cepheus.pattern.AfterMatchSkipStrategy skip) {
+        String[] words = skip.kind().name().toLowerCase(java.util.Locale.ROOT).split("_");
+        StringBuilder name = new StringBuilder(words[0]);
+        for (int i = 1; i < words.length; i++) {
+            name.append(Character.toUpperCase(words[i].charAt(0))).append(words[i].substring(1));
+        }
+        return name + (skip.stage() == null ? "" : "('" + skip.stage() + "')");
+    }
+
     /** @return the name of the stage a state belongs to, null for the start state's own stage-less states */
     String stageOf(int state) {
         int stage = program.stateStage[state];

@@ -1117,7 +1117,7 @@ public final class NfaEngine<T> {
                 pruned += prunedNow;
                 if (tracer != null) {
                     tracer.settle(st, st.currentTime, EndReason.PRUNED, "the after-match skip strategy "
-                            + program.skipStrategy + " discarded it when a match was emitted");
+                            + KeyTracer.describe(program.skipStrategy) + " discarded it when a match was emitted");
                 }
             }
             matchesEmitted++;
@@ -1251,10 +1251,9 @@ public final class NfaEngine<T> {
         String stage = tracer.stageOf(s);
         long at = byGap ? expiry.gapTimeout(s, prevTime) : expiry.windowTimeout(startTime);
         String detail = byGap
-                ? "stage '" + stage + "' waited longer than its gap of " + program.stateGap[s] + " ms after the"
-                        + " event at " + prevTime
-                : "the pattern's window of " + program.window + " ms closed (the partial match began at " + startTime
-                        + ")";
+                ? "stage '" + stage + "' waited longer than its gap of " + KeyTracer.duration(program.stateGap[s])
+                        + " after the partial match's previous event"
+                : "the pattern's window of " + KeyTracer.duration(program.window) + " closed";
         tracer.report(new TraceEntry.Ended(at, number, EndReason.TIMED_OUT, stage, detail, java.util.Map.of()));
     }
 

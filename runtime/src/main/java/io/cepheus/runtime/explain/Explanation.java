@@ -51,7 +51,15 @@ public record Explanation(Object key, String subject, List<String> stages, List<
 
     /** @return the timeline as text: one line per event and per thing that happened to a partial match */
     public String timeline() {
-        return TimelineText.render(this);
+        return TimelineText.render(this, t -> "t=" + t);
+    }
+
+    /**
+     * @param timeFormat writes a time for a reader (an epoch-millisecond time as a date, say)
+     * @return the timeline as text, its times written by {@code timeFormat}
+     */
+    public String timeline(java.util.function.LongFunction<String> timeFormat) {
+        return TimelineText.render(this, timeFormat);
     }
 
     /** @return {@link #timeline()} */

@@ -10,7 +10,7 @@ final class TimelineText {
     private TimelineText() {
     }
 
-    static String render(Explanation x) {
+    static String render(Explanation x, java.util.function.LongFunction<String> timeFormat) {
         StringBuilder out = new StringBuilder();
         out.append("trace of key ").append(x.key()).append(" for ").append(x.subject()).append(" (stages ")
                 .append(String.join(", ", x.stages())).append(")\n");
@@ -19,8 +19,14 @@ final class TimelineText {
         }
         Map<String, Integer> endings = new TreeMap<>();
         int open = 0;
+        int width = 0;
         for (TraceEntry e : x.entries()) {
-            out.append(String.format("%14s  ", time(e.time()))).append(describe(e)).append('\n');
+            width = Math.max(width, time(e.time(), timeFormat).length());
+        }
+        for (TraceEntry e : x.entries()) {
+            String at = time(e.time(), timeFormat);
+            out.append(" ".repeat(width - at.length() + 2)).append(at).append("  ").append(describe(e, timeFormat))
+                    .append('\n');
             if (e instanceof TraceEntry.Started || (e instanceof TraceEntry.Took t && t.from() != 0)) {
                 open++;
             } else if (e instanceof TraceEntry.Ended end) {
@@ -40,16 +46,16 @@ final class TimelineText {
         return out.toString();
     }
 
-    private static String time(long t) {
-        return t == Long.MAX_VALUE ? "end of input" : "t=" + t;
+    private static String time(long t, java.util.function.LongFunction<String> timeFormat) {
+        return t == Long.MAX_VALUE ? "end of input" : timeFormat.apply(t);
     }
 
     /** @return one line saying what the entry means */
-    static String describe(TraceEntry e) {
+    static String describe(TraceEntry e, java.util.function.LongFunction<String> timeFormat) {
         if (e instanceof TraceEntry.Event ev) {
             return "event " + ev.event();
         } else if (e instanceof TraceEntry.Late late) {
-            return "late event " + late.event() + ": at or behind the watermark " + late.watermark()
+            return "late event " + late.event() + ": at or behind the watermark " + timeFormat.apply(late.watermark())
                     + ", not matched";
         } else if (e instanceof TraceEntry.Watermark) {
             return "watermark";

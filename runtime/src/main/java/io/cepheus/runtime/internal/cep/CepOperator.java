@@ -173,7 +173,11 @@ public final class CepOperator<T> extends KeyedOperator<T> implements KeyInspect
     private static final int P_REJECTED = 3;
     private static final int P_LATE = 4;
     private static final int P_DEAD = 5;
-    private final AtomicLongArray published = new AtomicLongArray(6);
+    private static final int P_STARTED = 6;
+    private static final int P_PRUNED = 7;
+    private final AtomicLongArray published = new AtomicLongArray(8);
+    /** Zeros until the first batch ends: readers always see every stage. */
+    private volatile java.util.List<io.cepheus.nfa.StageCounters> publishedStages;
 
     /**
      * @param operatorId identifies this operator's timers in the shared timer service
@@ -201,6 +205,7 @@ public final class CepOperator<T> extends KeyedOperator<T> implements KeyInspect
         this.touched = new int[rowCapacity];
         this.pattern = pattern;
         this.matcher = pattern.newMatcher(options);
+        this.publishedStages = matcher.stageCounters();
         this.timers = timers;
         this.buffer = new EventTimeBuffer<>(tieBreaker);
         this.tieBreaking = tieBreaker != null;
@@ -1040,12 +1045,16 @@ public final class CepOperator<T> extends KeyedOperator<T> implements KeyInspect
         published.lazySet(P_REJECTED, rejectedPartialMatches());
         published.lazySet(P_LATE, lateEvents);
         published.lazySet(P_DEAD, deadLetters);
+        published.lazySet(P_STARTED, matcher.partialMatchesStarted());
+        published.lazySet(P_PRUNED, matcher.partialMatchesPruned());
+        publishedStages = matcher.stageCounters(); // a few small objects per batch, never per event
     }
 
     @Override
     public PatternMetrics publishedPatternMetrics() {
         return new PatternMetrics(operatorId, published.get(P_MATCHES), published.get(P_TIMEOUTS),
-                published.get(P_PARTIAL), published.get(P_REJECTED), published.get(P_LATE), published.get(P_DEAD));
+                published.get(P_PARTIAL), published.get(P_REJECTED), published.get(P_LATE), published.get(P_DEAD),
+                published.get(P_STARTED), published.get(P_PRUNED), publishedStages);
     }
 
     /** @return live partial matches over this operator's keys */

@@ -374,7 +374,8 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
     private RuleMetrics metricsOf(Member<T> m, boolean inForce) {
         PatternMetrics p = m.operator.publishedPatternMetrics();
         return new RuleMetrics(m.rule, inForce, p.matches(), p.timeouts(), p.partialMatches(), m.discarded,
-                p.rejectedPartialMatches(), p.deadLetters());
+                p.rejectedPartialMatches(), p.deadLetters(), p.startedPartialMatches(), p.prunedPartialMatches(),
+                p.stages());
     }
 
     /** @return each version's counters on this shard, the departed ones too, as of the latest batch; any thread */
@@ -665,7 +666,7 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
         for (int i = 0; i < goneCount; i++) {
             RuleVersion rule = new RuleVersion(in.readUTF(), in.readInt());
             RuleMetrics g = new RuleMetrics(rule, false, in.readLong(), in.readLong(), 0, in.readLong(),
-                    in.readLong(), in.readLong());
+                    in.readLong(), in.readLong(), 0, 0, List.of()); // (the snapshot keeps no stage counters)
             if (scope.countsHere()) {
                 goneInParts.merge(rule, g, RuleMetrics::plus);
             }
