@@ -54,7 +54,8 @@ import java.util.Locale;
  * {@code engine} runs it, the pattern read from the workload's rule file, {@code rules/wN.json}, and compiled for the
  * events' record) and {@code map:Wn} (the same rule compiled for map events, the stream's events turned into maps
  * of their fields beforehand, as the command line reads CSV), {@code rules:R} (W5: R rules in one rule set of the
- * engine, {@link ManyRulesBench}; builds that have it). Workload specs print the same
+ * engine, {@link ManyRulesBench}; builds that have it), {@code traced1:Wn} and {@code tracedAll:Wn} (the engine as
+ * {@code engine} runs it with one key, or every key, traced; builds with key traces). Workload specs print the same
  * fingerprint whatever their kind, so that {@code PairedBuilds --vs} can set one kind against another.
  *
  * <p>Speed is on this thread's CPU time, except for {@code threads}: there the work is on other threads, so it
@@ -85,7 +86,7 @@ public final class PairedBuildRun {
         }
         kind = parts[0];
         switch (kind) {
-            case "engine", "bare", "lean", "sorted", "floor", "threads", "rule", "map" -> {
+            case "engine", "bare", "lean", "sorted", "floor", "threads", "rule", "map", "traced1", "tracedAll" -> {
                 String[] w = parts[1].split("/", 2);
                 if (kind.equals("threads") != (w.length == 2)) {
                     throw new IllegalArgumentException("spec " + spec + ": only threads takes a shard count (Wn/N)");
@@ -170,6 +171,10 @@ public final class PairedBuildRun {
             case "threads" -> fingerprint(stream.workload(),
                     RuntimeWorkloadRunner.forWorkload(stream.workload(), shards).run(stream));
             case "engine" -> runEngine(stream, Workloads.pattern(stream.workload()));
+            case "traced1" -> runEngine(stream, stream.events(), BenchEvent::key, Workloads.pattern(stream.workload()),
+                    1);
+            case "tracedAll" -> runEngine(stream, stream.events(), BenchEvent::key,
+                    Workloads.pattern(stream.workload()), stream.workload().keys());
             case "rule" -> runEngine(stream, rule(stream.workload()).compile(BenchEvent.class));
             case "map" -> runMaps(stream, mapEvents);
             case "floor" -> runFloor(stream);
@@ -278,9 +283,18 @@ public final class PairedBuildRun {
         return runEngine(stream, stream.events(), BenchEvent::key, pattern);
     }
 
-    /** The engine on one shard under its test harness: a watermark and a batch every 1,000 events. */
     private static <E> String runEngine(WorkloadStream stream, E[] events,
             java.util.function.Function<? super E, ?> key, io.cepheus.pattern.Pattern<E> pattern) {
+        return runEngine(stream, events, key, pattern, 0);
+    }
+
+    /**
+     * The engine on one shard under its test harness: a watermark and a batch every 1,000 events; with
+     * {@code tracedKeys} above 0, keys 0 to {@code tracedKeys - 1} are traced from the start, each trace keeping its
+     * latest 64 entries ({@code traced1}, {@code tracedAll}: builds with key traces only).
+     */
+    private static <E> String runEngine(WorkloadStream stream, E[] events,
+            java.util.function.Function<? super E, ?> key, io.cepheus.pattern.Pattern<E> pattern, int tracedKeys) {
         Workload workload = stream.workload();
         long[] tally = new long[3];
         CepEngine<E> engine = CepEngine.<E>builder().shards(1).build();
@@ -294,6 +308,12 @@ public final class PairedBuildRun {
         }
         Producer<E> producer = engine.newProducer();
         CepTestHarness<E> harness = CepTestHarness.start(engine);
+        for (int k = 0; k < tracedKeys; k++) {
+            patterns.startTrace(k, 64);
+            if (k % 1_000 == 999) {
+                harness.runUntilIdle();
+            }
+        }
         long[] timestamps = stream.timestamps();
         for (int i = 0; i < events.length; i++) {
             producer.send(events[i], timestamps[i]);

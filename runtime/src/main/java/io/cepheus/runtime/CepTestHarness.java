@@ -197,8 +197,8 @@ public final class CepTestHarness<T> implements AutoCloseable {
     }
 
     /**
-     * The trace of a key for a pattern, as a readable report ({@link io.cepheus.runtime.explain.Explanation#toString()}):
-     * runs the shards until idle, then asks. Start the trace with {@link PatternStream#startTrace} before sending the
+     * The trace of a key for a pattern, as a readable report
+     * ({@link io.cepheus.runtime.explain.Explanation#toString()}): runs the shards until idle, then asks. Start the trace with {@link PatternStream#startTrace} before sending the
      * key's events; it then covers every one of them.
      *
      * <pre>{@code

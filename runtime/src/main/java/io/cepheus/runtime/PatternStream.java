@@ -264,7 +264,8 @@ public final class PatternStream<T> {
     @SuppressWarnings("unchecked")
     public java.util.concurrent.CompletableFuture<List<io.cepheus.nfa.PartialMatch<T>>> partialMatches(Object key) {
         java.util.concurrent.CompletableFuture<Object> answer = new java.util.concurrent.CompletableFuture<>();
-        registry.control().ask(Objects.requireNonNull(key, "key"), new ShardRecord.Query(id, key, KeyInspection.PARTIAL_MATCHES, answer));
+        registry.control().ask(Objects.requireNonNull(key, "key"),
+                new ShardRecord.Query(id, key, KeyInspection.PARTIAL_MATCHES, answer));
         return answer.thenApply(a -> (List<io.cepheus.nfa.PartialMatch<T>>) a);
     }
 

@@ -34,17 +34,21 @@ class ExplainTest {
     private static final Pattern<Login> THREE_FAILS = Pattern.<Login>begin("first").where(l -> !l.ok())
             .next("second").where(l -> !l.ok()).next("third").where(l -> !l.ok()).within(Duration.ofSeconds(10));
 
-    private static CepEngine<Login> engine() {
-        return CepEngine.<Login>builder().shards(2).clock(new ManualClock(0))
+    /** The pattern on an engine of two shards under a harness, with a producer. */
+    private static final class Run {
+        final CepEngine<Login> engine = CepEngine.<Login>builder().shards(2).clock(new ManualClock(0))
                 .watermarks(WatermarkStrategy.<Login>noWatermarks().withTimestampAssigner((e, ts) -> e.ts())).build();
+        final PatternStream<Login> fails = engine.keyBy(Login::user).pattern(THREE_FAILS).select((k, m, ts) -> { });
+        final Producer<Login> in = engine.newProducer();
+        final CepTestHarness<Login> h = CepTestHarness.start(engine);
     }
 
     @Test
     void strictContiguityBrokenByAnUnexpectedEventIsNamed() {
-        CepEngine<Login> engine = engine();
-        PatternStream<Login> fails = engine.keyBy(Login::user).pattern(THREE_FAILS).select((k, m, ts) -> { });
-        Producer<Login> in = engine.newProducer();
-        CepTestHarness<Login> h = CepTestHarness.start(engine);
+        Run run = new Run();
+        PatternStream<Login> fails = run.fails;
+        Producer<Login> in = run.in;
+        CepTestHarness<Login> h = run.h;
         fails.startTrace("alice");
         in.send(new Login("alice", false, 1_000));
         in.send(new Login("alice", false, 2_000));
@@ -69,10 +73,10 @@ class ExplainTest {
 
     @Test
     void aWatermarkThatDoesNotMoveLeavesEventsWaitingAndAWindowTooShortTimesOut() {
-        CepEngine<Login> engine = engine();
-        PatternStream<Login> fails = engine.keyBy(Login::user).pattern(THREE_FAILS).select((k, m, ts) -> { });
-        Producer<Login> in = engine.newProducer();
-        CepTestHarness<Login> h = CepTestHarness.start(engine);
+        Run run = new Run();
+        PatternStream<Login> fails = run.fails;
+        Producer<Login> in = run.in;
+        CepTestHarness<Login> h = run.h;
         fails.startTrace("alice");
         in.send(new Login("alice", false, 1_000));
         in.send(new Login("alice", false, 6_000));
@@ -92,10 +96,10 @@ class ExplainTest {
 
     @Test
     void lateEventsAreShownWithTheWatermarkTheyMissed() {
-        CepEngine<Login> engine = engine();
-        PatternStream<Login> fails = engine.keyBy(Login::user).pattern(THREE_FAILS).select((k, m, ts) -> { });
-        Producer<Login> in = engine.newProducer();
-        CepTestHarness<Login> h = CepTestHarness.start(engine);
+        Run run = new Run();
+        PatternStream<Login> fails = run.fails;
+        Producer<Login> in = run.in;
+        CepTestHarness<Login> h = run.h;
         fails.startTrace("alice");
         in.watermark(5_000);
         in.send(new Login("alice", false, 4_000));
@@ -103,16 +107,16 @@ class ExplainTest {
         Explanation why = h.explain(fails, "alice");
         assertEquals(List.of(new TraceEntry.Watermark(5_000), new TraceEntry.Late(4_000,
                 new Login("alice", false, 4_000), 5_000)), why.entries());
-        assertTrue(why.toString().contains("late event fail@4000: at or behind the watermark 5000"), why.toString());
+        assertTrue(why.toString().contains("late event fail@4000: at or behind the watermark t=5000"), why.toString());
         h.close();
     }
 
     @Test
     void tracingStartsAndStopsAtItsPointOfTheInputAndIsBounded() throws Exception {
-        CepEngine<Login> engine = engine();
-        PatternStream<Login> fails = engine.keyBy(Login::user).pattern(THREE_FAILS).select((k, m, ts) -> { });
-        Producer<Login> in = engine.newProducer();
-        CepTestHarness<Login> h = CepTestHarness.start(engine);
+        Run run = new Run();
+        PatternStream<Login> fails = run.fails;
+        Producer<Login> in = run.in;
+        CepTestHarness<Login> h = run.h;
         in.send(new Login("alice", false, 1_000)); // before the trace: its partial match is numbered when first seen
         in.send(new Login("bob", false, 1_000));
         fails.startTrace("alice", 3);

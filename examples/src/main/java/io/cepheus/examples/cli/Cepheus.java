@@ -102,7 +102,8 @@ public final class Cepheus {
                     ExampleApp<?> app = Apps.byName(command);
                     if (app == null) {
                         throw new UsageException(null, "unknown command '" + command + "'; commands: demo, "
-                                + Apps.names().replace("fraud, ", "") + ", windows, order-payments, run, explain, help");
+                                + Apps.names().replace("fraud, ", "")
+                                + ", windows, order-payments, run, explain, help");
                     }
                     yield sample(app, rest);
                 }

@@ -65,7 +65,8 @@ class TracedKeysTest {
         assertTrue(completed[0] > 1000, "matches traced: " + completed[0]);
     }
 
-    private static void check(Scenario s, NfaOptions options, AfterMatchSkipStrategy skip, Map<EndReason, Integer> reasons, int[] completed) {
+    private static void check(Scenario s, NfaOptions options, AfterMatchSkipStrategy skip,
+            Map<EndReason, Integer> reasons, int[] completed) {
         Outcome untraced = run(s, options, skip, false);
         Outcome traced;
         List<TraceEntry> seen = new ArrayList<>();
@@ -76,7 +77,8 @@ class TracedKeysTest {
                     seen.stream().map(Object::toString).toList()), e);
         }
         if (!untraced.matches.equals(traced.matches) || untraced.timeouts != traced.timeouts) {
-            throw new AssertionError("tracing changed the output of\n" + s + "\nskip: " + skip + "\nuntraced: " + untraced.matches + ", "
+            throw new AssertionError("tracing changed the output of\n" + s + "\nskip: " + skip + "\nuntraced: "
+                    + untraced.matches + ", "
                     + untraced.timeouts + " timeouts\ntraced: " + traced.matches + ", " + traced.timeouts
                     + " timeouts");
         }

@@ -64,7 +64,8 @@ final class TimelineText {
         } else if (e instanceof TraceEntry.Took t) {
             if (t.from() != 0) {
                 return "  #" + t.partialMatch() + " branched off #" + t.from()
-                        + (t.stage() == null ? ", letting the event pass" : ": stage '" + t.stage() + "' took the event");
+                        + (t.stage() == null ? ", letting the event pass"
+                                : ": stage '" + t.stage() + "' took the event");
             }
             return "  #" + t.partialMatch() + " stage '" + t.stage() + "' took the event";
         } else if (e instanceof TraceEntry.Skipped s) {
