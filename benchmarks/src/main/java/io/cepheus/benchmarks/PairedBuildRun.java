@@ -55,7 +55,8 @@ import java.util.Locale;
  * events' record) and {@code map:Wn} (the same rule compiled for map events, the stream's events turned into maps
  * of their fields beforehand, as the command line reads CSV), {@code rules:R} (W5: R rules in one rule set of the
  * engine, {@link ManyRulesBench}; builds that have it), {@code traced1:Wn} and {@code tracedAll:Wn} (the engine as
- * {@code engine} runs it with one key, or every key, traced; builds with key traces). Workload specs print the same
+ * {@code engine} runs it with one key, or every key, traced; builds with key traces), {@code counted:Wn} (the engine
+ * with stage counters on; builds that have them). Workload specs print the same
  * fingerprint whatever their kind, so that {@code PairedBuilds --vs} can set one kind against another.
  *
  * <p>Speed is on this thread's CPU time, except for {@code threads}: there the work is on other threads, so it
@@ -86,7 +87,7 @@ public final class PairedBuildRun {
         }
         kind = parts[0];
         switch (kind) {
-            case "engine", "bare", "lean", "sorted", "floor", "threads", "rule", "map", "traced1", "tracedAll" -> {
+            case "engine", "bare", "lean", "sorted", "floor", "threads", "rule", "map", "traced1", "tracedAll", "counted" -> {
                 String[] w = parts[1].split("/", 2);
                 if (kind.equals("threads") != (w.length == 2)) {
                     throw new IllegalArgumentException("spec " + spec + ": only threads takes a shard count (Wn/N)");
@@ -172,9 +173,11 @@ public final class PairedBuildRun {
                     RuntimeWorkloadRunner.forWorkload(stream.workload(), shards).run(stream));
             case "engine" -> runEngine(stream, Workloads.pattern(stream.workload()));
             case "traced1" -> runEngine(stream, stream.events(), BenchEvent::key, Workloads.pattern(stream.workload()),
-                    1);
+                    1, false);
             case "tracedAll" -> runEngine(stream, stream.events(), BenchEvent::key,
-                    Workloads.pattern(stream.workload()), stream.workload().keys());
+                    Workloads.pattern(stream.workload()), stream.workload().keys(), false);
+            case "counted" -> runEngine(stream, stream.events(), BenchEvent::key, Workloads.pattern(stream.workload()),
+                    0, true);
             case "rule" -> runEngine(stream, rule(stream.workload()).compile(BenchEvent.class));
             case "map" -> runMaps(stream, mapEvents);
             case "floor" -> runFloor(stream);
@@ -285,19 +288,25 @@ public final class PairedBuildRun {
 
     private static <E> String runEngine(WorkloadStream stream, E[] events,
             java.util.function.Function<? super E, ?> key, io.cepheus.pattern.Pattern<E> pattern) {
-        return runEngine(stream, events, key, pattern, 0);
+        return runEngine(stream, events, key, pattern, 0, false);
     }
 
     /**
      * The engine on one shard under its test harness: a watermark and a batch every 1,000 events; with
      * {@code tracedKeys} above 0, keys 0 to {@code tracedKeys - 1} are traced from the start, each trace keeping its
-     * latest 64 entries ({@code traced1}, {@code tracedAll}: builds with key traces only).
+     * latest 64 entries ({@code traced1}, {@code tracedAll}: builds with key traces only); with {@code stageCounters}
+     * the matchers count per stage ({@code counted}).
      */
     private static <E> String runEngine(WorkloadStream stream, E[] events,
-            java.util.function.Function<? super E, ?> key, io.cepheus.pattern.Pattern<E> pattern, int tracedKeys) {
+            java.util.function.Function<? super E, ?> key, io.cepheus.pattern.Pattern<E> pattern, int tracedKeys,
+            boolean stageCounters) {
         Workload workload = stream.workload();
         long[] tally = new long[3];
-        CepEngine<E> engine = CepEngine.<E>builder().shards(1).build();
+        CepEngine.Builder<E> builder = CepEngine.<E>builder().shards(1);
+        if (stageCounters) {
+            builder.nfaOptions(io.cepheus.nfa.NfaOptions.defaults().withStageCounters(true));
+        }
+        CepEngine<E> engine = builder.build();
         PatternStream<E> patterns = engine.keyBy(key).pattern(pattern);
         patterns.select((k, match, ts) -> {
             tally[0]++;

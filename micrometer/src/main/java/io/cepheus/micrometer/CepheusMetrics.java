@@ -144,7 +144,7 @@ public final class CepheusMetrics implements MeterBinder {
                     PatternMetrics::startedPartialMatches);
             counter(r, "cepheus.pattern.partial.matches.pruned", "partial matches the skip strategy discarded", t, m,
                     PatternMetrics::prunedPartialMatches);
-            List<String> stages = pattern.pattern().stageNames();
+            List<String> stages = pattern.countsStages() ? pattern.pattern().stageNames() : List.of();
             for (int i = 0; i < stages.size(); i++) {
                 int stage = i;
                 stageMeters(r, "cepheus.pattern.stage", t.and("stage", stages.get(i)),

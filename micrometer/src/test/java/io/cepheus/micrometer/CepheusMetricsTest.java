@@ -47,6 +47,7 @@ class CepheusMetricsTest {
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final CepEngine<Ev> engine = CepEngine.<Ev>builder().shards(2).clock(new ManualClock(0))
+            .nfaOptions(io.cepheus.nfa.NfaOptions.defaults().withStageCounters(true))
             .watermarks(WatermarkStrategy.<Ev>noWatermarks().withTimestampAssigner((e, ts) -> e.ts())).build();
     private final KeyedStream<Ev> keyed = engine.keyBy(Ev::key);
     private final PatternStream<Ev> unpaid = keyed.pattern(Pattern.<Ev>begin("order").where(e -> e instanceof Order)

@@ -26,8 +26,9 @@ public final class NfaMatcher<T> {
 
     NfaMatcher(CompiledPattern<T> pattern, Program<T> program, NfaOptions options) {
         this.pattern = pattern;
-        this.engine = new NfaEngine<>(program, options.maxPartialMatchesPerKey(),
-                options.bufferEntryBound(), options.overflowPolicy() == OverflowPolicy.FAIL, options.processingTime(), Match::wrap);
+        this.engine = new NfaEngine<>(program, options.maxPartialMatchesPerKey(), options.bufferEntryBound(),
+                options.overflowPolicy() == OverflowPolicy.FAIL, options.processingTime(), options.stageCounters(),
+                Match::wrap);
     }
 
     /** @return the compiled pattern this matcher runs */
@@ -144,14 +145,27 @@ public final class NfaMatcher<T> {
      * has are numbered as they are first seen. A step that fails (a condition throws, a bound refuses it) reports
      * nothing but its event, since it changes nothing.
      *
-     * <p>Untraced keys do not pay for it: the matcher tests one field per key operation while no key is traced, and
-     * looks a key up only while some key is.
+     * <p>Untraced keys do not pay for it: each key operation tests a flag of the key's state, which the matcher sets
+     * when it creates a state for a traced key. A state the key has already is not found by this method: pass it
+     * to {@link #trace(Object, NfaState, io.cepheus.nfa.trace.TraceSink)}.
      *
      * @param key  the key
      * @param sink where its trace goes, on this matcher's thread; null to stop tracing the key
      */
     public void trace(Object key, io.cepheus.nfa.trace.TraceSink sink) {
-        engine.trace(key, sink);
+        engine.trace(key, null, sink);
+    }
+
+    /**
+     * As {@link #trace(Object, io.cepheus.nfa.trace.TraceSink)}, for a key that may already have a state: the
+     * matcher finds a key's states only when it creates them, so the state the key has now is passed in.
+     *
+     * @param key     the key
+     * @param current the state the key has now, created by this matcher; null if it has none
+     * @param sink    where its trace goes, on this matcher's thread; null to stop tracing the key
+     */
+    public void trace(Object key, NfaState current, io.cepheus.nfa.trace.TraceSink sink) {
+        engine.trace(key, current, sink);
     }
 
     /**
@@ -232,10 +246,10 @@ public final class NfaMatcher<T> {
     }
 
     /**
-     * Counts what each stage saw over all keys of this matcher: where partial matches stop. Counting costs an
-     * increment per partial match and event.
+     * Counts what each stage saw over all keys of this matcher: where partial matches stop. Only with
+     * {@link NfaOptions#withStageCounters}: counting costs an increment per partial match and event.
      *
-     * @return one entry per stage, in pattern order
+     * @return one entry per stage, in pattern order; empty if the options do not count
      */
     public java.util.List<StageCounters> stageCounters() {
         return engine.stageCounters();

@@ -20,9 +20,12 @@ import java.util.function.LongSupplier;
  *                                (see {@link #bufferEntryBound()})
  * @param overflowPolicy          what happens when a bound is hit
  * @param processingTime          the clock iterative conditions read as {@code currentProcessingTime()}
+ * @param stageCounters           whether the matcher counts, per stage, the events tested and taken there and the
+ *                                partial matches that ended or timed out there ({@link NfaMatcher#stageCounters()});
+ *                                off by default, as counting costs a few percent on the cheapest patterns
  */
 public record NfaOptions(int maxPartialMatchesPerKey, int maxBufferEntriesPerKey, OverflowPolicy overflowPolicy,
-        LongSupplier processingTime) {
+        LongSupplier processingTime, boolean stageCounters) {
 
     /** The default bound: generous for real patterns, small enough that one hot key cannot eat the heap. */
     public static final int DEFAULT_MAX_PARTIAL_MATCHES_PER_KEY = 100_000;
@@ -43,6 +46,7 @@ public record NfaOptions(int maxPartialMatchesPerKey, int maxBufferEntriesPerKey
      *                                {@value #DEFAULT_ENTRIES_PER_PARTIAL_MATCH} times the partial-match bound
      * @param overflowPolicy          what happens when a bound is hit
      * @param processingTime          the clock iterative conditions read as {@code currentProcessingTime()}
+     * @param stageCounters           whether the matcher counts per stage
      */
     public NfaOptions {
         if (maxPartialMatchesPerKey < 1) {
@@ -59,11 +63,11 @@ public record NfaOptions(int maxPartialMatchesPerKey, int maxBufferEntriesPerKey
 
     /**
      * @return the defaults: 100,000 partial matches per key and ten times as many buffer entries, reject new
-     *     ones beyond, system clock
+     *     ones beyond, system clock, no stage counters
      */
     public static NfaOptions defaults() {
         return new NfaOptions(DEFAULT_MAX_PARTIAL_MATCHES_PER_KEY, 0, OverflowPolicy.REJECT_NEW,
-                io.cepheus.nfa.internal.SystemClock::millis);
+                io.cepheus.nfa.internal.SystemClock::millis, false);
     }
 
     /**
@@ -80,7 +84,7 @@ public record NfaOptions(int maxPartialMatchesPerKey, int maxBufferEntriesPerKey
      * @return these options with another bound
      */
     public NfaOptions withMaxPartialMatchesPerKey(int max) {
-        return new NfaOptions(max, maxBufferEntriesPerKey, overflowPolicy, processingTime);
+        return new NfaOptions(max, maxBufferEntriesPerKey, overflowPolicy, processingTime, stageCounters);
     }
 
     /**
@@ -91,7 +95,7 @@ public record NfaOptions(int maxPartialMatchesPerKey, int maxBufferEntriesPerKey
         if (max < 1) {
             throw new IllegalArgumentException("maxBufferEntriesPerKey must be at least 1, was " + max);
         }
-        return new NfaOptions(maxPartialMatchesPerKey, max, overflowPolicy, processingTime);
+        return new NfaOptions(maxPartialMatchesPerKey, max, overflowPolicy, processingTime, stageCounters);
     }
 
     /**
@@ -99,7 +103,7 @@ public record NfaOptions(int maxPartialMatchesPerKey, int maxBufferEntriesPerKey
      * @return these options with another overflow policy
      */
     public NfaOptions withOverflowPolicy(OverflowPolicy policy) {
-        return new NfaOptions(maxPartialMatchesPerKey, maxBufferEntriesPerKey, policy, processingTime);
+        return new NfaOptions(maxPartialMatchesPerKey, maxBufferEntriesPerKey, policy, processingTime, stageCounters);
     }
 
     /**
@@ -107,6 +111,14 @@ public record NfaOptions(int maxPartialMatchesPerKey, int maxBufferEntriesPerKey
      * @return these options with another processing-time clock
      */
     public NfaOptions withProcessingTime(LongSupplier clock) {
-        return new NfaOptions(maxPartialMatchesPerKey, maxBufferEntriesPerKey, overflowPolicy, clock);
+        return new NfaOptions(maxPartialMatchesPerKey, maxBufferEntriesPerKey, overflowPolicy, clock, stageCounters);
+    }
+
+    /**
+     * @param on whether to count per stage (see {@link NfaMatcher#stageCounters()})
+     * @return these options with stage counters on or off
+     */
+    public NfaOptions withStageCounters(boolean on) {
+        return new NfaOptions(maxPartialMatchesPerKey, maxBufferEntriesPerKey, overflowPolicy, processingTime, on);
     }
 }

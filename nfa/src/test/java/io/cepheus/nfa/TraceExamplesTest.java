@@ -172,4 +172,25 @@ class TraceExamplesTest {
         m.process(st, new Tx('a', 0), 2, MatchSink.discarding());
         assertEquals(List.of(), trace);
     }
+
+    @Test
+    void aStateTheKeyAlreadyHasIsTracedWhenPassedIn() {
+        NfaMatcher<Tx> m = NfaCompiler.compile(Pattern.<Tx>begin("a").where(new KindIs('a')).followedBy("b")
+                .where(new KindIs('b'))).newMatcher();
+        NfaState st = m.newState("k");
+        m.process(st, new Tx('a', 0), 1, MatchSink.discarding());
+        m.trace("k", trace::add);
+        m.process(st, new Tx('x', 0), 2, MatchSink.discarding());
+        assertEquals(List.of(), trace, "the state created before the trace is found only when passed in");
+
+        m.trace("k", st, trace::add);
+        m.process(st, new Tx('b', 0), 3, MatchSink.discarding());
+        assertEquals(1, entries(TraceEntry.Completed.class).get(0).partialMatch(),
+                "the partial match begun before the trace is numbered when first seen");
+
+        m.trace("k", null, null); // stopped without the state at hand: its next step finds no tracer and stops
+        trace.clear();
+        m.process(st, new Tx('a', 0), 4, MatchSink.discarding());
+        assertEquals(List.of(), trace);
+    }
 }

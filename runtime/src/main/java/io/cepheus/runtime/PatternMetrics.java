@@ -23,7 +23,7 @@ import java.util.List;
  * @param prunedPartialMatches   partial matches an after-match skip strategy discarded; since the engine started
  * @param stages                 per stage, in pattern order: events tested and taken there, partial matches an event
  *                               ended there and those that timed out there ({@link StageCounters}); since the engine
- *                               started
+ *                               started; empty unless the engine's {@code NfaOptions.withStageCounters(true)}
  */
 public record PatternMetrics(int pattern, long matches, long timeouts, long partialMatches,
         long rejectedPartialMatches, long lateEvents, long deadLetters, long startedPartialMatches,

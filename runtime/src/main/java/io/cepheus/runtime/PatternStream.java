@@ -50,13 +50,14 @@ public final class PatternStream<T> {
     private final SideOutputs sideOutputs = new SideOutputs("PatternStream");
     /** The pattern's operator on each shard, for its published counters. */
     private final List<CepOperator<T>> operators = new CopyOnWriteArrayList<>();
-
+    private final boolean countsStages;
 
     /** Registers the pattern: every shard runs its own operator for it, over the keys it owns. */
     PatternStream(OperatorRegistry<T> registry, CompiledPattern<T> pattern, Comparator<? super T> tieBreaker,
             NfaOptions options) {
         this.registry = registry;
         this.pattern = pattern;
+        this.countsStages = options.stageCounters();
         this.id = registry.register(describe(pattern), (operatorId, shard) -> {
             CepOperator<T> operator = new CepOperator<>(operatorId, pattern, options, tieBreaker, shard.keys(),
                     shard.timers(), output(operatorId, shard::watermark, shard.clock(), shard.failures()));
@@ -342,6 +343,14 @@ public final class PatternStream<T> {
             sum = sum.plus(operator.publishedPatternMetrics());
         }
         return sum;
+    }
+
+    /**
+     * @return whether the pattern counts per stage ({@link PatternMetrics#stages()}): the engine's
+     *     {@code NfaOptions.withStageCounters(true)}
+     */
+    public boolean countsStages() {
+        return countsStages;
     }
 
     /** @return the compiled pattern */

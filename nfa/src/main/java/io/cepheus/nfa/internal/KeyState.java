@@ -37,6 +37,11 @@ final class KeyState implements NfaState {
     Object key;
     /** Set while the state sits in its engine's pool of reusable states: using it then is an error. */
     boolean pooled;
+    /**
+     * Whether its key is traced ({@code NfaEngine#trace}): the one test an untraced key's step makes for tracing, on a
+     * field read anyway (a boolean beside {@link #pooled} fits the object's padding: no byte more per key).
+     */
+    boolean traced;
     long currentTime = Long.MIN_VALUE;
     /** The earliest time a partial match of this key expires (MAX_VALUE if none can): advancing to an earlier
      *  time has nothing to do, so it costs one comparison. */
@@ -73,6 +78,7 @@ final class KeyState implements NfaState {
         currentTime = Long.MIN_VALUE;
         expiresAt = Long.MAX_VALUE;
         pooled = false;
+        traced = false;
     }
 
     static long pack(int state, int entry) {

@@ -123,6 +123,8 @@ public final class NfaEngine<T> {
     private long rejected;
     private long livePartialMatches;
 
+    /** Whether the per-stage counters below count (they cost a few percent on the cheapest patterns). */
+    private final boolean counting;
     // counters by state, summed by stage when read (one increment on the step's path, no lookup of the stage)
     /** Per state: partial matches in it (the start state: events) an event was tested against. */
     private final long[] testedIn;
@@ -143,6 +145,11 @@ public final class NfaEngine<T> {
     private KeyTracer tracer;
     /** The STOP state the branch being computed last reached (a NOT stage saw its event), for the trace. */
     private int lastStopState;
+    /**
+     * The matches completed before the branch being computed began: set only when counting or tracing, which read it
+     * (an untraced step keeps nothing more alive across a branch).
+     */
+    private int matchesAtBranch;
     private long matchesEmitted;
     private long timeoutsEmitted;
 
@@ -153,10 +160,11 @@ public final class NfaEngine<T> {
      * @param failOnOverflow    throw instead of dropping new partial matches beyond the bound (see
      *                          {@link io.cepheus.nfa.OverflowPolicy} for what the bound counts)
      * @param processingTime    the processing-time clock conditions may read
+     * @param stageCounters     whether to count per stage ({@link #stageCounters()})
      * @param matchFactory      builds matches
      */
     public NfaEngine(Program<T> program, int maxPartialMatches, int maxEntries, boolean failOnOverflow,
-            LongSupplier processingTime, MatchFactory matchFactory) {
+            LongSupplier processingTime, boolean stageCounters, MatchFactory matchFactory) {
         this.program = program;
         this.maxPartialMatches = maxPartialMatches;
         this.maxEntries = maxEntries;
@@ -166,6 +174,7 @@ public final class NfaEngine<T> {
         this.pruning = new AfterMatchPruning(program, buffer, expiry);
         this.skipping = program.skipStrategy.isSkipping();
         this.decisions = new EdgeDecisions<>(program, buffer, processingTime);
+        this.counting = stageCounters;
         this.testedIn = new long[program.stateCount()];
         this.takenFrom = new long[program.stateCount()];
         this.timedOutIn = new long[program.stateCount()];
@@ -178,13 +187,18 @@ public final class NfaEngine<T> {
 
     /** @param key for messages @return an empty key state owned by this engine (a recycled one if any) */
     public NfaState newState(Object key) {
+        KeyState st;
         if (pooled > 0) {
-            KeyState st = pool[--pooled];
+            st = pool[--pooled];
             pool[pooled] = null;
             st.reuseFor(key);
-            return st;
+        } else {
+            st = new KeyState(this, key);
         }
-        return new KeyState(this, key);
+        if (tracers != null) {
+            st.traced = tracers.containsKey(key);
+        }
+        return st;
     }
 
     private static final int SNAPSHOT_MAGIC = 0x4345504E; // "CEPN"
@@ -260,8 +274,21 @@ public final class NfaEngine<T> {
      * key's live partial matches (and advances its time), and begins none.
      */
     public void process(NfaState nfaState, T event, long timestamp, MatchSink<T> sink, boolean mayStart) {
-        startsAllowed = mayStart;
         KeyState st = own(nfaState);
+        if (!st.traced) {
+            processKey(st, event, timestamp, sink, mayStart); // the untraced path: no trace code in it
+        } else {
+            tracer = traceStart(st, null);
+            try {
+                processKey(st, event, timestamp, sink, mayStart);
+            } finally {
+                traceEnd(st);
+            }
+        }
+    }
+
+    private void processKey(KeyState st, T event, long timestamp, MatchSink<T> sink, boolean mayStart) {
+        startsAllowed = mayStart;
         if (event == null) {
             throw new NullPointerException("event must not be null (key " + st.key + ", timestamp " + timestamp + ")");
         }
@@ -273,7 +300,6 @@ public final class NfaEngine<T> {
         }
         liveEntriesAtStart = buffer.liveEntries();
         RuntimeException skipFailure = null;
-        tracer = tracers == null ? null : traceStart(st, null);
         try {
             if (timestamp > st.currentTime) {
                 st.currentTime = timestamp;
@@ -298,7 +324,6 @@ public final class NfaEngine<T> {
             }
         } finally {
             st.entries = entriesNow(st);
-            traceEnd(st);
         }
         if (skipFailure != null) {
             throw skipFailure;
@@ -308,10 +333,14 @@ public final class NfaEngine<T> {
     /**
      * Traces a key from now on, or stops tracing it. See {@code NfaMatcher#trace}.
      *
-     * @param key  the key, as its states were created with
-     * @param sink where its trace goes; null to stop tracing it
+     * @param key     the key, as its states were created with
+     * @param current the key's state now, if it has one (null if not): it is traced from now on too
+     * @param sink    where its trace goes; null to stop tracing it
      */
-    public void trace(Object key, io.cepheus.nfa.trace.TraceSink sink) {
+    public void trace(Object key, NfaState current, io.cepheus.nfa.trace.TraceSink sink) {
+        if (current != null) {
+            own(current).traced = sink != null;
+        }
         if (sink == null) {
             if (tracers != null) {
                 tracers.remove(key);
@@ -327,10 +356,17 @@ public final class NfaEngine<T> {
         tracers.put(key, new KeyTracer(sink, program));
     }
 
-    /** @return the key's tracer, having reported {@code first} to it (if not null), or null if it is not traced */
+    /**
+     * @return the key's tracer, having reported {@code first} to it (if not null), or null if it is not traced; the
+     *     caller clears it with {@link #traceEnd} (the hooks test {@link #tracer}, null outside a traced key's work)
+     */
     private KeyTracer traceStart(KeyState st, TraceEntry first) {
-        KeyTracer tr = tracers.get(st.key);
-        if (tr != null) {
+        KeyTracer tr = tracers == null ? null : tracers.get(st.key);
+        if (tr == null) {
+            st.traced = false; // its trace was stopped without the state at hand
+            return null;
+        }
+        {
             tr.settle(st, st.currentTime, null, null); // numbers what began before the trace did
             if (first != null) {
                 tr.report(first);
@@ -364,11 +400,11 @@ public final class NfaEngine<T> {
     /** See {@code NfaMatcher#ignoredByNewState}. */
     public boolean ignoredByNewState(T e) {
         Objects.requireNonNull(e, "event");
-        if (decisions.ignoredByNewState(e)) {
+        boolean ignored = decisions.ignoredByNewState(e);
+        if (ignored && counting) {
             testedIn[program.startState]++; // tested at the first stage, as a step would have
-            return true;
         }
-        return false;
+        return ignored;
     }
 
     /** See {@code NfaMatcher#advanceTime}. */
@@ -382,12 +418,16 @@ public final class NfaEngine<T> {
             if (time >= st.expiresAt) {
                 liveEntriesAtStart = buffer.liveEntries();
                 RuntimeException skipFailure;
-                tracer = tracers == null ? null : traceStart(st, null);
+                if (st.traced) {
+                    tracer = traceStart(st, null);
+                }
                 try {
                     skipFailure = expire(st, time, sink);
                 } finally {
                     st.entries = entriesNow(st);
-                    traceEnd(st);
+                    if (tracer != null) {
+                        traceEnd(st);
+                    }
                 }
                 if (skipFailure != null) {
                     throw skipFailure;
@@ -405,7 +445,7 @@ public final class NfaEngine<T> {
     public int discard(NfaState nfaState) {
         KeyState st = own(nfaState);
         int dropped = st.count + st.heldCount;
-        KeyTracer tr = tracers == null ? null : traceStart(st, null);
+        KeyTracer tr = st.traced ? traceStart(st, null) : null;
         if (tr != null) {
             tr.endAll(st.currentTime, EndReason.DISCARDED, "dropped at once with the key's other partial matches,"
                     + " without timing out (its pattern version was retired with them discarded)");
@@ -483,7 +523,9 @@ public final class NfaEngine<T> {
                 if (program.stateKind[s] == Program.PENDING) {
                     addMatch(KeyState.entryOf(stateEntry), st.startSeq(i));
                 } else {
-                    timedOutIn[s]++;
+                    if (counting) {
+                        timedOutIn[s]++;
+                    }
                     timeouts.add(KeyState.entryOf(stateEntry),
                             byGap ? expiry.gapTimeout(s, prevTime) : expiry.windowTimeout(startTime));
                 }
@@ -848,11 +890,15 @@ public final class NfaEngine<T> {
 
     /** Computes the successors of one partial match (or of the start state) into the scratch arrays. */
     private void branch(int state, int entry, long startTime, long prevTime, long startSeq) {
-        int matchesBefore = matchCount;
         // the first successor of an old partial match continues it; what else it branches into, and what the
         // start state starts, is new (see rejectNew)
         continuationSlot = branchOrigin >= 0 ? newCount : -1;
-        testedIn[state]++;
+        if (counting) {
+            testedIn[state]++;
+            matchesAtBranch = matchCount;
+        } else if (tracer != null) {
+            matchesAtBranch = matchCount;
+        }
         decisions.startPartialMatch(entry);
         boolean isStart = state == program.startState;
         branchInherit = INHERIT_NONE;
@@ -868,7 +914,7 @@ public final class NfaEngine<T> {
             inheritedOld++;
             keptUnchanged++;
             if (tracer != null) {
-                traceBranch(state, entry, startSeq, newCount - 1, matchesBefore, false);
+                traceBranch(state, entry, startSeq, newCount - 1, matchesAtBranch, false);
             }
             return;
         }
@@ -892,7 +938,9 @@ public final class NfaEngine<T> {
                 }
             } else {
                 int source = picked[k + 1];
-                takenFrom[source]++;
+                if (counting) {
+                    takenFrom[source]++;
+                }
                 // the first successor of a run takes over its reference, so the (cold) predecessor is not touched
                 boolean adopt = branchInherit == INHERIT_NONE && entry != NONE && branchOrigin >= 0;
                 int taken = buffer.put(slot(), program.stateStage[source], entry, adopt);
@@ -925,7 +973,7 @@ public final class NfaEngine<T> {
             }
             // (a reference adopted by a new entry stays with it: freeing the orphan entry releases it)
         }
-        if (branchOrigin >= 0 && newCount == firstNew && matchCount == matchesBefore) {
+        if (counting && branchOrigin >= 0 && newCount == firstNew && matchCount == matchesAtBranch) {
             endedIn[state]++;
         }
         if (branchOrigin >= 0) {
@@ -936,7 +984,7 @@ public final class NfaEngine<T> {
             }
         }
         if (tracer != null) {
-            traceBranch(state, entry, startSeq, firstNew, matchesBefore, discard);
+            traceBranch(state, entry, startSeq, firstNew, matchesAtBranch, discard);
         }
     }
 
@@ -1315,6 +1363,9 @@ public final class NfaEngine<T> {
      *     timed out there
      */
     public List<io.cepheus.nfa.StageCounters> stageCounters() {
+        if (!counting) {
+            return List.of();
+        }
         int stages = program.stageNames.size();
         long[] tested = new long[stages];
         long[] taken = new long[stages];

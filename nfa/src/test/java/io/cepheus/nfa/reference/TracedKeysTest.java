@@ -39,9 +39,9 @@ class TracedKeysTest {
     private static final int EXAMPLES = Integer.getInteger("cepheus.examples", 3000);
 
     private static final NfaOptions UNBOUNDED = NfaOptions.defaults().withMaxPartialMatchesPerKey(10_000_000)
-            .withOverflowPolicy(OverflowPolicy.FAIL).withProcessingTime(() -> 0L);
+            .withOverflowPolicy(OverflowPolicy.FAIL).withProcessingTime(() -> 0L).withStageCounters(true);
     private static final NfaOptions BOUND_OF_THREE = NfaOptions.defaults().withMaxPartialMatchesPerKey(3)
-            .withOverflowPolicy(OverflowPolicy.REJECT_NEW).withProcessingTime(() -> 0L);
+            .withOverflowPolicy(OverflowPolicy.REJECT_NEW).withProcessingTime(() -> 0L).withStageCounters(true);
 
     @Test
     void tracesAccountForEveryPartialMatchAndChangeNoOutput() {

@@ -21,7 +21,8 @@ import java.util.List;
  * @param stages                  per stage, in pattern order: events tested and taken there, partial matches an event
  *                                ended there and those that timed out there; since the engine started. An event the
  *                                rule set's index shows cannot begin the rule, on a key where the version holds
- *                                nothing, is not tested
+ *                                nothing, is not tested; empty unless the engine's
+ *                                {@code NfaOptions.withStageCounters(true)}
  */
 public record RuleMetrics(RuleVersion rule, boolean inForce, long matches, long timeouts, long partialMatches,
         long discardedPartialMatches, long rejectedPartialMatches, long deadLetters, long startedPartialMatches,

@@ -131,6 +131,8 @@ public final class CepOperator<T> extends KeyedOperator<T> implements KeyInspect
     private final CompiledPattern<T> pattern;
     /** The traced keys' traces, by key; null while no key is traced, so that untraced work tests one field. */
     private java.util.Map<Object, KeyTraceLog> traces;
+    /** The traced keys, for the test an event on a key without state makes while some key is traced. */
+    private Object[] tracedKeys;
     /** By row: the key's NFA state, or null when the operator holds no matching state for it. */
     private NfaState[] states;
     /** In event time, when each key next expires (lazy entries; see the class comment). */
@@ -178,6 +180,7 @@ public final class CepOperator<T> extends KeyedOperator<T> implements KeyInspect
     private final AtomicLongArray published = new AtomicLongArray(8);
     /** Zeros until the first batch ends: readers always see every stage. */
     private volatile java.util.List<io.cepheus.nfa.StageCounters> publishedStages;
+    private final boolean countsStages;
 
     /**
      * @param operatorId identifies this operator's timers in the shared timer service
@@ -206,6 +209,7 @@ public final class CepOperator<T> extends KeyedOperator<T> implements KeyInspect
         this.pattern = pattern;
         this.matcher = pattern.newMatcher(options);
         this.publishedStages = matcher.stageCounters();
+        this.countsStages = options.stageCounters();
         this.timers = timers;
         this.buffer = new EventTimeBuffer<>(tieBreaker);
         this.tieBreaking = tieBreaker != null;
@@ -391,15 +395,18 @@ public final class CepOperator<T> extends KeyedOperator<T> implements KeyInspect
                 }
                 log = new KeyTraceLog(key, subject, pattern.stageNames(), q.capacity());
                 traces.put(key, log);
-                matcher.trace(key, log);
+                tracedKeys = traces.keySet().toArray();
+                matcher.trace(key, currentState(key), log);
                 return null;
             }
             case STOP -> {
                 if (log != null) {
                     traces.remove(key);
-                    matcher.trace(key, null);
+                    tracedKeys = traces.keySet().toArray();
+                    matcher.trace(key, currentState(key), null);
                     if (traces.isEmpty()) {
                         traces = null;
+                        tracedKeys = null;
                     }
                 }
                 return log == null ? null : log.explanation();
@@ -412,16 +419,25 @@ public final class CepOperator<T> extends KeyedOperator<T> implements KeyInspect
 
     /** An event of key {@code id} that began nothing on a key without state: a traced key's trace shows it. */
     private void traceUnstarted(int id, T event, long timestamp) {
-        KeyTraceLog log = traces.get(keys.keyOf(id));
-        if (log != null) {
-            log.add(new io.cepheus.nfa.trace.TraceEntry.Event(timestamp, event));
+        Object key = keys.keyOf(id);
+        for (Object traced : tracedKeys) {
+            // a scan of the few traced keys: cheaper for every other event than a hash lookup
+            if (traced.equals(key)) {
+                traces.get(key).add(new io.cepheus.nfa.trace.TraceEntry.Event(timestamp, event));
+                return;
+            }
         }
+    }
+
+    /** @return the key's NFA state, null if it has none */
+    private NfaState currentState(Object key) {
+        int id = keys.existingId(key);
+        return id < 0 ? null : stateAt(rows.rowOf(id));
     }
 
     /** @return the key's open partial matches (see {@code PatternStream#partialMatches}) */
     java.util.List<io.cepheus.nfa.PartialMatch<T>> partialMatches(Object key) {
-        int id = keys.existingId(key);
-        NfaState st = id < 0 ? null : stateAt(rows.rowOf(id));
+        NfaState st = currentState(key);
         return st == null ? java.util.List.of() : matcher.partialMatches(st);
     }
 
@@ -703,12 +719,7 @@ public final class CepOperator<T> extends KeyedOperator<T> implements KeyInspect
                 // else holds it: on sparse patterns most events fall on idle keys (W1: an 'N' on a key with no open
                 // streak), and making a state, matching and freeing it again cost more than the question
                 // (PairedBuilds, 16-20 rounds: engine W1 +13%, W4 +7%, W2 +5%, W3 unchanged).
-                if (traces != null) {
-                    traceUnstarted(id, event, timestamp);
-                }
-                if (shared == null && buffer.bufferedFor(id) == 0) {
-                    keyRelease.idle(id);
-                }
+                ignoredWithoutState(id, event, timestamp);
                 return;
             }
             row = rowWithState(id, row);
@@ -716,6 +727,16 @@ public final class CepOperator<T> extends KeyedOperator<T> implements KeyInspect
         touch(row);
         emitter.set(id, timestamp);
         process(id, states[row], event, timestamp, true);
+    }
+
+    /** An event of key {@code id}, which has no state, that begins nothing: the key is let go if nothing holds it. */
+    private void ignoredWithoutState(int id, T event, long timestamp) {
+        if (traces != null) {
+            traceUnstarted(id, event, timestamp);
+        }
+        if (shared == null && buffer.bufferedFor(id) == 0) {
+            keyRelease.idle(id);
+        }
     }
 
     /**
@@ -1047,7 +1068,9 @@ public final class CepOperator<T> extends KeyedOperator<T> implements KeyInspect
         published.lazySet(P_DEAD, deadLetters);
         published.lazySet(P_STARTED, matcher.partialMatchesStarted());
         published.lazySet(P_PRUNED, matcher.partialMatchesPruned());
-        publishedStages = matcher.stageCounters(); // a few small objects per batch, never per event
+        if (countsStages) {
+            publishedStages = matcher.stageCounters(); // a few small objects per batch, never per event
+        }
     }
 
     @Override
