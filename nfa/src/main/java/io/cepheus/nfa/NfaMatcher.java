@@ -235,7 +235,10 @@ public final class NfaMatcher<T> {
         return engine.rejectedPartialMatches();
     }
 
-    /** @return partial matches begun so far over all keys (a match of one event is one begun and completed) */
+    /**
+     * @return partial matches begun so far over all keys (a match of one event is one begun and completed); counted
+     *     with the stage counters ({@link NfaOptions#withStageCounters}), 0 without
+     */
     public long partialMatchesStarted() {
         return engine.partialMatchesStarted();
     }

@@ -19,7 +19,8 @@ import java.util.List;
  * @param lateEvents             events that arrived behind the watermark (never matched)
  * @param deadLetters            events a condition threw on, or that broke the bound under
  *                               {@code OverflowPolicy.FAIL}
- * @param startedPartialMatches  partial matches begun; since the engine started (not restored from a snapshot)
+ * @param startedPartialMatches  partial matches begun, counted with the stage counters (0 without them); since the
+ *                               engine started (not restored from a snapshot)
  * @param prunedPartialMatches   partial matches an after-match skip strategy discarded; since the engine started
  * @param stages                 per stage, in pattern order: events tested and taken there, partial matches an event
  *                               ended there and those that timed out there ({@link StageCounters}); since the engine

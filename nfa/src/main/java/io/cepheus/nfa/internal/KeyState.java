@@ -35,13 +35,15 @@ final class KeyState implements NfaState {
 
     final NfaEngine<?> owner;
     Object key;
-    /** Set while the state sits in its engine's pool of reusable states: using it then is an error. */
-    boolean pooled;
+    /** The state sits in its engine's pool of reusable states: using it then is an error. */
+    private static final byte POOLED = 1;
     /**
-     * Whether its key is traced ({@code NfaEngine#trace}): the one test an untraced key's step makes for tracing, on a
-     * field read anyway (a boolean beside {@link #pooled} fits the object's padding: no byte more per key).
+     * Its key is traced ({@code NfaEngine#trace}): the one test an untraced key's step makes for tracing. A bit of the
+     * byte that says whether the state is pooled, which every operation reads anyway: the object keeps its size and
+     * the layout of its fields.
      */
-    boolean traced;
+    private static final byte TRACED = 2;
+    private byte flags;
     long currentTime = Long.MIN_VALUE;
     /** The earliest time a partial match of this key expires (MAX_VALUE if none can): advancing to an earlier
      *  time has nothing to do, so it costs one comparison. */
@@ -77,8 +79,27 @@ final class KeyState implements NfaState {
         key = newKey;
         currentTime = Long.MIN_VALUE;
         expiresAt = Long.MAX_VALUE;
-        pooled = false;
-        traced = false;
+        flags = 0;
+    }
+
+    /** @return whether the state sits in its engine's pool of reusable states (using it then is an error) */
+    boolean pooled() {
+        return (flags & POOLED) != 0;
+    }
+
+    /** Puts the state in its engine's pool. */
+    void pool() {
+        flags |= POOLED;
+    }
+
+    /** @return whether its key is traced */
+    boolean traced() {
+        return (flags & TRACED) != 0;
+    }
+
+    /** @param on whether its key is traced */
+    void traced(boolean on) {
+        flags = (byte) (on ? flags | TRACED : flags & ~TRACED);
     }
 
     static long pack(int state, int entry) {
@@ -193,7 +214,7 @@ final class KeyState implements NfaState {
      * may span two cache lines, so fields of several sizes are read.
      */
     int touchFields() {
-        return count + heldCount + (int) currentTime + (pooled ? 1 : 0);
+        return count + heldCount + (int) currentTime + flags;
     }
 
     /** Reads the first line of the array of extra partial matches if there is one; a value of no meaning. */

@@ -196,7 +196,7 @@ public final class NfaEngine<T> {
             st = new KeyState(this, key);
         }
         if (tracers != null) {
-            st.traced = tracers.containsKey(key);
+            st.traced(tracers.containsKey(key));
         }
         return st;
     }
@@ -255,7 +255,7 @@ public final class NfaEngine<T> {
             throw new IllegalArgumentException("only an empty state can be released; key " + st.key + " still has "
                     + st.count + " partial and " + st.heldCount + " held matches");
         }
-        st.pooled = true;
+        st.pool();
         if (pooled < POOL_LIMIT) {
             if (pooled == pool.length) {
                 pool = Arrays.copyOf(pool, pooled * 2);
@@ -275,7 +275,7 @@ public final class NfaEngine<T> {
      */
     public void process(NfaState nfaState, T event, long timestamp, MatchSink<T> sink, boolean mayStart) {
         KeyState st = own(nfaState);
-        if (!st.traced) {
+        if (!st.traced()) {
             processKey(st, event, timestamp, sink, mayStart); // the untraced path: no trace code in it
         } else {
             tracer = traceStart(st, null);
@@ -339,7 +339,7 @@ public final class NfaEngine<T> {
      */
     public void trace(Object key, NfaState current, io.cepheus.nfa.trace.TraceSink sink) {
         if (current != null) {
-            own(current).traced = sink != null;
+            own(current).traced(sink != null);
         }
         if (sink == null) {
             if (tracers != null) {
@@ -363,7 +363,7 @@ public final class NfaEngine<T> {
     private KeyTracer traceStart(KeyState st, TraceEntry first) {
         KeyTracer tr = tracers == null ? null : tracers.get(st.key);
         if (tr == null) {
-            st.traced = false; // its trace was stopped without the state at hand
+            st.traced(false); // its trace was stopped without the state at hand
             return null;
         }
         {
@@ -418,7 +418,7 @@ public final class NfaEngine<T> {
             if (time >= st.expiresAt) {
                 liveEntriesAtStart = buffer.liveEntries();
                 RuntimeException skipFailure;
-                if (st.traced) {
+                if (st.traced()) {
                     tracer = traceStart(st, null);
                 }
                 try {
@@ -445,7 +445,7 @@ public final class NfaEngine<T> {
     public int discard(NfaState nfaState) {
         KeyState st = own(nfaState);
         int dropped = st.count + st.heldCount;
-        KeyTracer tr = st.traced ? traceStart(st, null) : null;
+        KeyTracer tr = st.traced() ? traceStart(st, null) : null;
         if (tr != null) {
             tr.endAll(st.currentTime, EndReason.DISCARDED, "dropped at once with the key's other partial matches,"
                     + " without timing out (its pattern version was retired with them discarded)");
@@ -486,7 +486,7 @@ public final class NfaEngine<T> {
         if (!(nfaState instanceof KeyState st) || st.owner != this) {
             throw new IllegalArgumentException("this NfaState was not created by this matcher: " + nfaState);
         }
-        if (st.pooled) {
+        if (st.pooled()) {
             throw new IllegalStateException("this NfaState (key " + st.key + ") was released; create a new one");
         }
         return st;
@@ -606,9 +606,11 @@ public final class NfaEngine<T> {
                 int before = newCount;
                 int matchesBefore = matchCount;
                 branch(program.startState, NONE, time, time, eventSeq);
-                startedInStep = newCount - before;
-                if (matchCount > matchesBefore) {
-                    startedInStep += matchesNotShared(before, matchesBefore);
+                if (counting) {
+                    startedInStep = newCount - before;
+                    if (matchCount > matchesBefore) {
+                        startedInStep += matchesNotShared(before, matchesBefore);
+                    }
                 }
             } else {
                 startedInStep = 0;
@@ -659,7 +661,9 @@ public final class NfaEngine<T> {
         if (tracer != null) {
             tracer.commitStep(st, time);
         }
-        started += startedInStep;
+        if (counting) {
+            started += startedInStep;
+        }
         int completed = matchCount;
         event = null;
         decisions.endEvent();
@@ -1347,7 +1351,7 @@ public final class NfaEngine<T> {
         return rejected;
     }
 
-    /** @return partial matches begun (a match of one event counts as one begun and completed) */
+    /** @return partial matches begun (a match of one event counts as one begun and completed); 0 unless counting */
     public long partialMatchesStarted() {
         return started;
     }

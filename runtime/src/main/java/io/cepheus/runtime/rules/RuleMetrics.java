@@ -16,7 +16,8 @@ import java.util.List;
  * @param discardedPartialMatches partial matches dropped when it was retired with {@link RetirePolicy#DISCARD}
  * @param rejectedPartialMatches  partial matches dropped at a key's bound
  * @param deadLetters             events a condition of it threw on
- * @param startedPartialMatches   partial matches begun; since the engine started (not restored from a snapshot)
+ * @param startedPartialMatches   partial matches begun, counted with the stage counters (0 without them); since the
+ *                                engine started (not restored from a snapshot)
  * @param prunedPartialMatches    partial matches its after-match skip strategy discarded; since the engine started
  * @param stages                  per stage, in pattern order: events tested and taken there, partial matches an event
  *                                ended there and those that timed out there; since the engine started. An event the
