@@ -128,8 +128,8 @@ public final class NfaEngine<T> {
     // counters by state, summed by stage when read (one increment on the step's path, no lookup of the stage)
     /** Per state: partial matches in it (the start state: events) an event was tested against. */
     private final long[] testedIn;
-    /** Per state: events taken into its stage from it. */
-    private final long[] takenFrom;
+    /** Per stage: events it took. */
+    private final long[] takenAt;
     /** Per state: partial matches that timed out in it. */
     private final long[] timedOutIn;
     /** Per state: partial matches in it that an event ended (no condition held, or a NOT stage saw it). */
@@ -145,11 +145,6 @@ public final class NfaEngine<T> {
     private KeyTracer tracer;
     /** The STOP state the branch being computed last reached (a NOT stage saw its event), for the trace. */
     private int lastStopState;
-    /**
-     * The matches completed before the branch being computed began: set only when counting or tracing, which read it
-     * (an untraced step keeps nothing more alive across a branch).
-     */
-    private int matchesAtBranch;
     private long matchesEmitted;
     private long timeoutsEmitted;
 
@@ -176,7 +171,7 @@ public final class NfaEngine<T> {
         this.decisions = new EdgeDecisions<>(program, buffer, processingTime);
         this.counting = stageCounters;
         this.testedIn = new long[program.stateCount()];
-        this.takenFrom = new long[program.stateCount()];
+        this.takenAt = new long[program.stageNames.size()];
         this.timedOutIn = new long[program.stateCount()];
         this.endedIn = new long[program.stateCount()];
     }
@@ -595,25 +590,36 @@ public final class NfaEngine<T> {
             // in queue order, then the start state: the order Flink visits its queue of partial matches in (its
             // start state sorts after every partial match and is always added last, so it stays last), which is
             // the order new partial matches and matches are added to its queues
-            for (int i = 0; i < st.count; i++) {
-                long stateEntry = st.stateEntry(i);
-                branchOrigin = i;
-                branch(KeyState.stateOf(stateEntry), KeyState.entryOf(stateEntry), st.startTime(i), st.prevTime(i),
-                        st.startSeq(i));
-            }
-            branchOrigin = -1;
-            if (startsAllowed) {
-                int before = newCount;
-                int matchesBefore = matchCount;
-                branch(program.startState, NONE, time, time, eventSeq);
-                if (counting) {
+            if (!counting && tracer == null) {
+                for (int i = 0; i < st.count; i++) {
+                    long stateEntry = st.stateEntry(i);
+                    branchOrigin = i;
+                    branch(KeyState.stateOf(stateEntry), KeyState.entryOf(stateEntry), st.startTime(i),
+                            st.prevTime(i), st.startSeq(i));
+                }
+                branchOrigin = -1;
+                if (startsAllowed) {
+                    branch(program.startState, NONE, time, time, eventSeq);
+                }
+            } else {
+                // counted or traced: the same branches, each watched from outside (branch itself stays as it is)
+                for (int i = 0; i < st.count; i++) {
+                    long stateEntry = st.stateEntry(i);
+                    branchOrigin = i;
+                    watchedBranch(KeyState.stateOf(stateEntry), KeyState.entryOf(stateEntry), st.startTime(i),
+                            st.prevTime(i), st.startSeq(i));
+                }
+                branchOrigin = -1;
+                startedInStep = 0;
+                if (startsAllowed) {
+                    int before = newCount;
+                    int matchesBefore = matchCount;
+                    watchedBranch(program.startState, NONE, time, time, eventSeq);
                     startedInStep = newCount - before;
                     if (matchCount > matchesBefore) {
                         startedInStep += matchesNotShared(before, matchesBefore);
                     }
                 }
-            } else {
-                startedInStep = 0;
             }
         } catch (RuntimeException ex) {
             rollback();
@@ -892,17 +898,38 @@ public final class NfaEngine<T> {
         return own;
     }
 
-    /** Computes the successors of one partial match (or of the start state) into the scratch arrays. */
-    private void branch(int state, int entry, long startTime, long prevTime, long startSeq) {
+    /**
+     * {@link #branch}, counted per stage and reported to the key's tracer, whichever is on: what the branch did is
+     * read off the scratch arrays around it, so that the branch itself carries no counting or tracing.
+     */
+    private void watchedBranch(int state, int entry, long startTime, long prevTime, long startSeq) {
+        int firstNew = newCount;
+        int matchesBefore = matchCount;
+        int createdBefore = createdCount;
+        boolean discarded = branch(state, entry, startTime, prevTime, startSeq);
+        if (counting) {
+            testedIn[state]++;
+            for (int k = createdBefore; k < createdCount; k++) {
+                takenAt[buffer.stage(created[k])]++;
+            }
+            if (branchOrigin >= 0 && newCount == firstNew && matchCount == matchesBefore) {
+                endedIn[state]++;
+            }
+        }
+        if (tracer != null) {
+            traceBranch(state, entry, startSeq, firstNew, matchesBefore, discarded);
+        }
+    }
+
+    /**
+     * Computes the successors of one partial match (or of the start state) into the scratch arrays.
+     *
+     * @return whether a NOT stage saw the event, ending the partial match
+     */
+    private boolean branch(int state, int entry, long startTime, long prevTime, long startSeq) {
         // the first successor of an old partial match continues it; what else it branches into, and what the
         // start state starts, is new (see rejectNew)
         continuationSlot = branchOrigin >= 0 ? newCount : -1;
-        if (counting) {
-            testedIn[state]++;
-            matchesAtBranch = matchCount;
-        } else if (tracer != null) {
-            matchesAtBranch = matchCount;
-        }
         decisions.startPartialMatch(entry);
         boolean isStart = state == program.startState;
         branchInherit = INHERIT_NONE;
@@ -917,10 +944,7 @@ public final class NfaEngine<T> {
             oldInherited[branchOrigin] = true;
             inheritedOld++;
             keptUnchanged++;
-            if (tracer != null) {
-                traceBranch(state, entry, startSeq, newCount - 1, matchesAtBranch, false);
-            }
-            return;
+            return false;
         }
         int end = decision + 2 * edgeCount;
         int firstNew = newCount;
@@ -942,9 +966,6 @@ public final class NfaEngine<T> {
                 }
             } else {
                 int source = picked[k + 1];
-                if (counting) {
-                    takenFrom[source]++;
-                }
                 // the first successor of a run takes over its reference, so the (cold) predecessor is not touched
                 boolean adopt = branchInherit == INHERIT_NONE && entry != NONE && branchOrigin >= 0;
                 int taken = buffer.put(slot(), program.stateStage[source], entry, adopt);
@@ -977,9 +998,6 @@ public final class NfaEngine<T> {
             }
             // (a reference adopted by a new entry stays with it: freeing the orphan entry releases it)
         }
-        if (counting && branchOrigin >= 0 && newCount == firstNew && matchCount == matchesAtBranch) {
-            endedIn[state]++;
-        }
         if (branchOrigin >= 0) {
             boolean handedOn = branchInherit != INHERIT_NONE;
             oldInherited[branchOrigin] = handedOn;
@@ -987,9 +1005,7 @@ public final class NfaEngine<T> {
                 inheritedOld++;
             }
         }
-        if (tracer != null) {
-            traceBranch(state, entry, startSeq, firstNew, matchesAtBranch, discard);
-        }
+        return discard;
     }
 
     /** @return true if the target is a STOP state (the branch must be discarded) */
@@ -1379,11 +1395,11 @@ public final class NfaEngine<T> {
             int stage = program.stateStage[s];
             if (stage >= 0) {
                 tested[stage] += testedIn[s];
-                taken[stage] += takenFrom[s];
                 timedOut[stage] += timedOutIn[s];
                 ended[stage] += endedIn[s];
             }
         }
+        System.arraycopy(takenAt, 0, taken, 0, stages);
         List<io.cepheus.nfa.StageCounters> out = new java.util.ArrayList<>(stages);
         for (int i = 0; i < stages; i++) {
             out.add(new io.cepheus.nfa.StageCounters(program.stageNames.get(i), tested[i], taken[i], ended[i],
