@@ -270,19 +270,10 @@ public final class NfaEngine<T> {
      */
     public void process(NfaState nfaState, T event, long timestamp, MatchSink<T> sink, boolean mayStart) {
         KeyState st = own(nfaState);
-        if (!st.traced()) {
-            processKey(st, event, timestamp, sink, mayStart); // the untraced path: no trace code in it
-        } else {
-            tracer = traceStart(st, null);
-            try {
-                processKey(st, event, timestamp, sink, mayStart);
-            } finally {
-                traceEnd(st);
-            }
+        if (st.traced() && tracer == null) {
+            processTraced(st, event, timestamp, sink, mayStart); // comes back here with the key's tracer set
+            return;
         }
-    }
-
-    private void processKey(KeyState st, T event, long timestamp, MatchSink<T> sink, boolean mayStart) {
         startsAllowed = mayStart;
         if (event == null) {
             throw new NullPointerException("event must not be null (key " + st.key + ", timestamp " + timestamp + ")");
@@ -322,6 +313,16 @@ public final class NfaEngine<T> {
         }
         if (skipFailure != null) {
             throw skipFailure;
+        }
+    }
+
+    /** {@link #process} for a traced key: with its tracer set for the step's hooks, and settled after it. */
+    private void processTraced(KeyState st, T event, long timestamp, MatchSink<T> sink, boolean mayStart) {
+        tracer = traceStart(st, null);
+        try {
+            process(st, event, timestamp, sink, mayStart);
+        } finally {
+            traceEnd(st);
         }
     }
 

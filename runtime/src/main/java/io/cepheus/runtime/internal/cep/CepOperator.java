@@ -130,9 +130,7 @@ public final class CepOperator<T> extends KeyedOperator<T> implements KeyInspect
     private int ruleHandle = -1;
     private final CompiledPattern<T> pattern;
     /** The traced keys' traces, by key; null while no key is traced, so that untraced work tests one field. */
-    private java.util.Map<Object, KeyTraceLog> traces;
-    /** The traced keys, for the test an event on a key without state makes while some key is traced. */
-    private Object[] tracedKeys;
+    private KeyTraces traces;
     /** By row: the key's NFA state, or null when the operator holds no matching state for it. */
     private NfaState[] states;
     /** In event time, when each key next expires (lazy entries; see the class comment). */
@@ -391,22 +389,19 @@ public final class CepOperator<T> extends KeyedOperator<T> implements KeyInspect
         switch (q.kind()) {
             case START -> {
                 if (traces == null) {
-                    traces = new java.util.HashMap<>();
+                    traces = new KeyTraces();
                 }
                 log = new KeyTraceLog(key, subject, pattern.stageNames(), q.capacity());
-                traces.put(key, log);
-                tracedKeys = traces.keySet().toArray();
+                traces.start(key, log);
                 matcher.trace(key, currentState(key), log);
                 return null;
             }
             case STOP -> {
                 if (log != null) {
-                    traces.remove(key);
-                    tracedKeys = traces.keySet().toArray();
+                    traces.stop(key);
                     matcher.trace(key, currentState(key), null);
                     if (traces.isEmpty()) {
                         traces = null;
-                        tracedKeys = null;
                     }
                 }
                 return log == null ? null : log.explanation();
@@ -419,13 +414,9 @@ public final class CepOperator<T> extends KeyedOperator<T> implements KeyInspect
 
     /** An event of key {@code id} that began nothing on a key without state: a traced key's trace shows it. */
     private void traceUnstarted(int id, T event, long timestamp) {
-        Object key = keys.keyOf(id);
-        for (Object traced : tracedKeys) {
-            // a scan of the few traced keys: cheaper for every other event than a hash lookup
-            if (traced.equals(key)) {
-                traces.get(key).add(new io.cepheus.nfa.trace.TraceEntry.Event(timestamp, event));
-                return;
-            }
+        KeyTraceLog log = traces.scan(keys.keyOf(id));
+        if (log != null) {
+            log.add(new io.cepheus.nfa.trace.TraceEntry.Event(timestamp, event));
         }
     }
 
@@ -479,8 +470,9 @@ public final class CepOperator<T> extends KeyedOperator<T> implements KeyInspect
         }
         if (timestamp <= watermark) {
             lateEvents++;
-            if (traces != null && traces.containsKey(key)) {
-                traces.get(key).add(new io.cepheus.nfa.trace.TraceEntry.Late(timestamp, event, watermark));
+            KeyTraceLog log = traces == null ? null : traces.get(key);
+            if (log != null) {
+                log.add(new io.cepheus.nfa.trace.TraceEntry.Late(timestamp, event, watermark));
             }
             output.late(key, event, timestamp);
             return;
@@ -523,7 +515,7 @@ public final class CepOperator<T> extends KeyedOperator<T> implements KeyInspect
             shared.release(newWatermark); // once for all its patterns; opens this one's round too
         }
         if (traces != null) {
-            for (KeyTraceLog log : traces.values()) {
+            for (KeyTraceLog log : traces.all()) {
                 log.watermark(newWatermark); // after the events it released, before what it times out
             }
         }
