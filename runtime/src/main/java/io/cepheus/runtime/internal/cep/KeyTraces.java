@@ -5,8 +5,8 @@ import java.util.Map;
 
 /**
  * The traced keys of one CEP operator and their traces. The operator holds one only while some key is traced, so that
- * its untraced work tests one field; an event on a key without state then scans the few traced keys, which costs
- * every other event less than a hash lookup would.
+ * its untraced work tests one field; an event on a key without state then scans the traced keys while they are few,
+ * which costs every other event less than a hash lookup would, and looks the key up once they are more.
  *
  * <p>Owned by the operator's shard thread.
  */
@@ -33,8 +33,14 @@ final class KeyTraces {
         return byKey.get(key);
     }
 
-    /** @return the key's trace if it is traced, by a scan of the traced keys; null if not */
+    /** Traced keys up to which a scan is cheaper than a hash lookup. */
+    private static final int SCANNED = 8;
+
+    /** @return the key's trace if it is traced, null if not: by a scan of the traced keys while they are few */
     KeyTraceLog scan(Object key) {
+        if (keys.length > SCANNED) {
+            return byKey.get(key);
+        }
         for (Object traced : keys) {
             if (traced.equals(key)) {
                 return byKey.get(key);
