@@ -30,7 +30,20 @@ public record PatternMetrics(int pattern, long matches, long timeouts, long part
         long rejectedPartialMatches, long lateEvents, long deadLetters, long startedPartialMatches,
         long prunedPartialMatches, List<StageCounters> stages) {
 
-    /** Copies the stages. */
+    /**
+     * Copies the stages.
+     *
+     * @param pattern                the pattern's id
+     * @param matches                matches emitted
+     * @param timeouts               timed-out partial matches
+     * @param partialMatches         live partial matches
+     * @param rejectedPartialMatches partial matches dropped at a bound
+     * @param lateEvents             events behind the watermark
+     * @param deadLetters            dead letters
+     * @param startedPartialMatches  partial matches begun
+     * @param prunedPartialMatches   partial matches the skip strategy discarded
+     * @param stages                 per-stage counters
+     */
     public PatternMetrics {
         stages = List.copyOf(stages);
     }

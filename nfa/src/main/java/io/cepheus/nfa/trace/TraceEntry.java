@@ -72,7 +72,14 @@ public sealed interface TraceEntry {
      * @param fields       the values of the fields that stage's condition reads, empty if it does not say
      */
     record Skipped(long time, int partialMatch, String stage, Map<String, Object> fields) implements TraceEntry {
-        /** Copies the fields. */
+        /**
+         * Copies the fields.
+         *
+         * @param time         the event's timestamp
+         * @param partialMatch the partial match
+         * @param stage        the stage it waits for
+         * @param fields       the values of the fields that stage's condition reads
+         */
         public Skipped {
             fields = copy(fields);
         }
@@ -103,7 +110,16 @@ public sealed interface TraceEntry {
      */
     record Ended(long time, int partialMatch, EndReason reason, String stage, String detail,
             Map<String, Object> fields) implements TraceEntry {
-        /** Copies the fields. */
+        /**
+         * Checks the reason is there and copies the fields.
+         *
+         * @param time         when it ended
+         * @param partialMatch the partial match
+         * @param reason       why
+         * @param stage        the stage, or null
+         * @param detail       a sentence saying what happened
+         * @param fields       the values of the fields the stage's condition reads
+         */
         public Ended {
             Objects.requireNonNull(reason, "reason");
             fields = copy(fields);

@@ -22,7 +22,15 @@ import java.util.Objects;
 public record Explanation(Object key, String subject, List<String> stages, List<TraceEntry> entries,
         long droppedEntries) {
 
-    /** Copies the lists. */
+    /**
+     * Copies the lists.
+     *
+     * @param key            the key
+     * @param subject        what was traced
+     * @param stages         the pattern's stage names
+     * @param entries        the entries kept, oldest first
+     * @param droppedEntries older entries let go at the bound
+     */
     public Explanation {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(subject, "subject");

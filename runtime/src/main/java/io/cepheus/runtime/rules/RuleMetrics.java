@@ -29,7 +29,21 @@ public record RuleMetrics(RuleVersion rule, boolean inForce, long matches, long 
         long discardedPartialMatches, long rejectedPartialMatches, long deadLetters, long startedPartialMatches,
         long prunedPartialMatches, List<StageCounters> stages) {
 
-    /** Copies the stages. */
+    /**
+     * Copies the stages.
+     *
+     * @param rule                    the rule version
+     * @param inForce                 whether it is the version in force
+     * @param matches                 matches emitted
+     * @param timeouts                partial matches timed out
+     * @param partialMatches          partial matches alive now
+     * @param discardedPartialMatches partial matches dropped at retirement
+     * @param rejectedPartialMatches  partial matches dropped at a key's bound
+     * @param deadLetters             events a condition threw on
+     * @param startedPartialMatches   partial matches begun
+     * @param prunedPartialMatches    partial matches the skip strategy discarded
+     * @param stages                  per-stage counters
+     */
     public RuleMetrics {
         stages = List.copyOf(stages);
     }
