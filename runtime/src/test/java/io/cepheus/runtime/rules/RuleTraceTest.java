@@ -34,16 +34,34 @@ class RuleTraceTest {
                 .within(window);
     }
 
+    /** An engine with rule "pair" v1 in force; started, it traces the rule for key u1. */
+    private static final class Rig {
+        final CepEngine<Ev> engine;
+        final RuleStream<Ev> rules;
+        final Producer<Ev> in;
+
+        Rig(int shards, Duration window) {
+            engine = CepEngine.<Ev>builder().shards(shards).clock(new ManualClock(0))
+                    .watermarks(WatermarkStrategy.<Ev>noWatermarks().withTimestampAssigner((e, t) -> e.ts())).build();
+            rules = engine.keyBy(Ev::key).rules().select((rule, key, m, ts) -> { });
+            rules.put("pair", 1, aThenB(window));
+            in = engine.newProducer();
+        }
+
+        CepTestHarness<Ev> start() {
+            CepTestHarness<Ev> h = CepTestHarness.start(engine);
+            rules.startTrace("pair", "u1");
+            return h;
+        }
+    }
+
     @Test
     void everyVersionOfTheRuleIsTracedAndOnlyIt() {
-        CepEngine<Ev> engine = CepEngine.<Ev>builder().shards(2).clock(new ManualClock(0))
-                .watermarks(WatermarkStrategy.<Ev>noWatermarks().withTimestampAssigner((e, t) -> e.ts())).build();
-        RuleStream<Ev> rules = engine.keyBy(Ev::key).rules().select((rule, key, m, ts) -> { });
-        rules.put("pair", 1, aThenB(Duration.ofMillis(10)));
+        Rig rig = new Rig(2, Duration.ofMillis(10));
+        RuleStream<Ev> rules = rig.rules;
         rules.put("other", 1, aThenB(Duration.ofMillis(1_000)));
-        Producer<Ev> in = engine.newProducer();
-        CepTestHarness<Ev> h = CepTestHarness.start(engine);
-        rules.startTrace("pair", "u1");
+        Producer<Ev> in = rig.in;
+        CepTestHarness<Ev> h = rig.start();
         in.send(new Ev("u1", 'A', 1));
         in.watermark(5);
         h.runUntilIdle();
@@ -69,13 +87,10 @@ class RuleTraceTest {
 
     @Test
     void aDrainingVersionKeepsTracingUntilItLeaves() {
-        CepEngine<Ev> engine = CepEngine.<Ev>builder().shards(1).clock(new ManualClock(0))
-                .watermarks(WatermarkStrategy.<Ev>noWatermarks().withTimestampAssigner((e, t) -> e.ts())).build();
-        RuleStream<Ev> rules = engine.keyBy(Ev::key).rules().select((rule, key, m, ts) -> { });
-        rules.put("pair", 1, aThenB(Duration.ofMillis(50)));
-        Producer<Ev> in = engine.newProducer();
-        CepTestHarness<Ev> h = CepTestHarness.start(engine);
-        rules.startTrace("pair", "u1");
+        Rig rig = new Rig(1, Duration.ofMillis(50));
+        RuleStream<Ev> rules = rig.rules;
+        Producer<Ev> in = rig.in;
+        CepTestHarness<Ev> h = rig.start();
         in.send(new Ev("u1", 'A', 1));
         in.watermark(5);
         h.runUntilIdle();
