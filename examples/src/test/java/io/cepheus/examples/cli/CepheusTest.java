@@ -24,7 +24,14 @@ class CepheusTest {
     record Result(int status, String out, String err) {
     }
 
-    private static Result runWithInput(String stdin, String... args) {
+    /**
+     * Runs the command line in this process, as a user would from a shell; other tests of it use this too.
+     *
+     * @param stdin what standard input holds
+     * @param args  the command line
+     * @return the exit status and what was written, line ends as {@code \n}
+     */
+    static Result runWithInput(String stdin, String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         long[] fakeNanos = {0};

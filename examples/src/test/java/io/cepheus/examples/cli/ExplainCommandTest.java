@@ -3,10 +3,6 @@ package io.cepheus.examples.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,25 +11,16 @@ import org.junit.jupiter.api.Test;
  */
 class ExplainCommandTest {
 
-    record Result(int status, String out, String err) {
-    }
-
-    static Result run(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        long[] fakeNanos = {0};
-        int status = new Cepheus(new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8), new ByteArrayInputStream(new byte[0]),
-                () -> fakeNanos[0] += 1_000_000, false).run(args);
-        return new Result(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    private static CepheusTest.Result run(String... args) {
+        return CepheusTest.runWithInput("", args);
     }
 
     private static final String SAMPLE = "src/main/resources/samples/failed-logins.csv";
 
     @Test
     void eachNearMissSaysWhyItDidNotMatch() {
-        Result r = run("explain", "--rules", "rules/failed-logins", "--input", SAMPLE, "--key", "user=bob,erin,alice",
-                "--time", "time", "--rule", "failed-logins-strict");
+        CepheusTest.Result r = run("explain", "--rules", "rules/failed-logins", "--input", SAMPLE, "--key",
+                "user=bob,erin,alice", "--time", "time", "--rule", "failed-logins-strict");
         assertEquals(0, r.status(), r.err());
         String bob = section(r.out(), "trace of key bob for rule failed-logins-strict v1");
         // bob's success at 08:01:20 broke the run of failures
@@ -58,14 +45,14 @@ class ExplainCommandTest {
 
     @Test
     void badArgumentsAreNamed() {
-        Result noKey = run("explain", "--rules", "rules/failed-logins", "--input", SAMPLE, "--time", "time");
+        var noKey = run("explain", "--rules", "rules/failed-logins", "--input", SAMPLE, "--time", "time");
         assertEquals(Cepheus.USAGE, noKey.status());
         assertTrue(noKey.err().contains("--key FIELD=VALUE is needed"), noKey.err());
-        Result badKey = run("explain", "--rules", "rules/failed-logins", "--input", SAMPLE, "--key", "bob", "--time",
+        var badKey = run("explain", "--rules", "rules/failed-logins", "--input", SAMPLE, "--key", "bob", "--time",
                 "time");
         assertEquals(Cepheus.USAGE, badKey.status());
         assertTrue(badKey.err().contains("--key takes FIELD=VALUE"), badKey.err());
-        Result noRule = run("explain", "--rules", "rules/failed-logins", "--input", SAMPLE, "--key", "user=bob",
+        var noRule = run("explain", "--rules", "rules/failed-logins", "--input", SAMPLE, "--key", "user=bob",
                 "--time", "time", "--rule", "nope");
         assertEquals(Cepheus.USAGE, noRule.status());
         assertTrue(noRule.err().contains("no rule 'nope' among"), noRule.err());

@@ -28,7 +28,7 @@ class ExplainPageBrowserTest {
     void chromiumShowsOneBarPerPartialMatchWithHowItEnded() throws Exception {
         Files.createDirectories(OUT);
         Path page = OUT.resolve("failed-logins.html").toAbsolutePath();
-        ExplainCommandTest.Result r = ExplainCommandTest.run("explain", "--rules", "rules/failed-logins", "--input",
+        CepheusTest.Result r = CepheusTest.runWithInput("", "explain", "--rules", "rules/failed-logins", "--input",
                 "src/main/resources/samples/failed-logins.csv", "--key", "user=bob,erin", "--time", "time", "--html",
                 page.toString());
         assertEquals(0, r.status(), r.err());

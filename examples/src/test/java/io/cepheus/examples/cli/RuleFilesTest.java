@@ -15,11 +15,7 @@ import io.cepheus.runtime.CepEngine;
 import io.cepheus.runtime.CepTestHarness;
 import io.cepheus.runtime.Producer;
 import io.cepheus.runtime.time.WatermarkStrategy;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -47,16 +43,11 @@ class RuleFilesTest {
     }
 
     private static String run(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        long[] fakeNanos = {0};
-        int status = new Cepheus(new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8), new ByteArrayInputStream(new byte[0]),
-                () -> fakeNanos[0] += 1_000_000, false).run(args);
-        String stderr = err.toString(StandardCharsets.UTF_8);
-        assertEquals(0, status, String.join(" ", args) + ": " + stderr);
+        CepheusTest.Result r = CepheusTest.runWithInput("", args);
+        String stderr = r.err();
+        assertEquals(0, r.status(), String.join(" ", args) + ": " + stderr);
         assertTrue(!stderr.contains("rejected"), stderr);
-        return out.toString(StandardCharsets.UTF_8);
+        return r.out();
     }
 
     /** Reads the alerts of a JSON Lines file, the app's or the rules' form. */
