@@ -591,6 +591,8 @@ public final class NfaEngine<T> {
             // in queue order, then the start state: the order Flink visits its queue of partial matches in (its
             // start state sorts after every partial match and is always added last, so it stays last), which is
             // the order new partial matches and matches are added to its queues
+            // two loops rather than a test per branch: the untraced, uncounted one is the matching path of every
+            // key, and a hook inside it cost W1 6-7% (benchmarks/results/2026-12-02-explain-and-counters.md)
             if (!counting && tracer == null) {
                 for (int i = 0; i < st.count; i++) {
                     long stateEntry = st.stateEntry(i);
