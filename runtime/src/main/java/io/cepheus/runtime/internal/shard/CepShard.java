@@ -8,7 +8,6 @@ import io.cepheus.runtime.internal.agent.Agent;
 import io.cepheus.runtime.internal.cep.SharedEventBuffer;
 import io.cepheus.runtime.internal.queue.ShardInbox;
 import io.cepheus.runtime.internal.time.WatermarkValve;
-import io.cepheus.runtime.internal.timer.TimerHandler;
 import io.cepheus.runtime.internal.timer.TimerService;
 import io.cepheus.runtime.time.Clock;
 import java.io.ByteArrayOutputStream;
@@ -17,11 +16,8 @@ import java.io.DataOutput;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -48,19 +44,14 @@ public final class CepShard<T> implements Agent, ShardContext<T>, Consumer<Shard
     private final int index;
     private final ShardInbox<ShardRecord> inbox;
     private final int batchSize;
-    private final KeyDictionary keys = new KeyDictionary();
-    private final TimerService timers = new TimerService();
+    private final ShardOperators<T> operators = new ShardOperators<>();
+    private final KeyDictionary keys = operators.keys();
+    private final TimerService timers = operators.timers();
     private final ProducerWatermarks producers = new ProducerWatermarks();
     private final BarrierAlignment alignment = new BarrierAlignment();
     private final ShardCounters counters;
     private final LongConsumer advance = this::advanceTo;
     private final UserFailures failures = new UserFailures();
-    private final List<ShardOperator<T>> operators = new ArrayList<>();
-    private final TimerHandler timerDispatch = (key, namespace, timestamp) ->
-            operators.get(TimerNamespace.operatorOf(namespace)).onTimer(key, namespace, timestamp);
-    private final TimerHandler processingTimeDispatch = (key, namespace, timestamp) ->
-            operators.get(TimerNamespace.operatorOf(namespace)).onProcessingTimer(key, namespace, timestamp,
-                    timers.currentProcessingTime());
     private Clock clock;
     private CachedClock producersClock;
     private long events;
@@ -70,8 +61,6 @@ public final class CepShard<T> implements Agent, ShardContext<T>, Consumer<Shard
     private volatile boolean finished;
     private final long finalWatermark;
     private Runnable onFinished = () -> { };
-    /** The event-time buffers of the shard's patterns, one per tie-breaker (identity). */
-    private final Map<Object, SharedEventBuffer<T>> patternBuffers = new IdentityHashMap<>();
     private SnapshotPart snapshotPart;
     private EventCodec<T> eventCodec;
     private EventCodec<Object> keyCodec;
@@ -128,7 +117,7 @@ public final class CepShard<T> implements Agent, ShardContext<T>, Consumer<Shard
      */
     @Override
     public SharedEventBuffer<T> patternBuffer(Comparator<? super T> tieBreaker) {
-        return patternBuffers.computeIfAbsent(tieBreaker, k -> new SharedEventBuffer<>(tieBreaker));
+        return operators.patternBuffer(tieBreaker);
     }
 
     /** @return the shard's timer service, for operators created on it (setup, before the shard runs) */
@@ -150,25 +139,7 @@ public final class CepShard<T> implements Agent, ShardContext<T>, Consumer<Shard
      * the shard hands each fired timer to the operator whose id is the timer's namespace.
      */
     public void add(ShardOperator<T> operator) {
-        if (operator.operatorId() != operators.size()) {
-            throw new IllegalArgumentException("operator id " + operator.operatorId() + " must be "
-                    + operators.size() + ", its position on the shard");
-        }
         operators.add(operator);
-        operator.keyRelease(this::releaseIfIdle);
-    }
-
-    /** A key id is forgotten only when no operator holds anything for it and no timer is pending. */
-    private void releaseIfIdle(int keyId) {
-        if (timers.hasTimers(keyId)) {
-            return;
-        }
-        for (int i = 0; i < operators.size(); i++) {
-            if (operators.get(i).holds(keyId)) {
-                return;
-            }
-        }
-        keys.release(keyId);
     }
 
     /**
@@ -227,7 +198,7 @@ public final class CepShard<T> implements Agent, ShardContext<T>, Consumer<Shard
             drained = inbox.drain(this, batchSize);
             checkSilentProducers();
             if (clock != null && timers.processingTimeTimers() > 0) {
-                fired = timers.advanceProcessingTime(clock.millis(), processingTimeDispatch);
+                fired = operators.advanceProcessingTime(clock.millis());
             }
         } finally {
             publish();
@@ -243,7 +214,7 @@ public final class CepShard<T> implements Agent, ShardContext<T>, Consumer<Shard
                 advanceTo(finalWatermark);
                 if (finalWatermark == Long.MAX_VALUE) {
                     // end of input: processing-time patterns flush too
-                    timers.advanceProcessingTime(Long.MAX_VALUE, processingTimeDispatch);
+                    operators.advanceProcessingTime(Long.MAX_VALUE);
                 }
             }
             publish();
@@ -257,12 +228,12 @@ public final class CepShard<T> implements Agent, ShardContext<T>, Consumer<Shard
     }
 
     private void publish() {
-        counters.publish(operators, events, keys.size(), watermark);
+        counters.publish(operators.all(), events, keys.size(), watermark);
     }
 
     /** @return the counters published at the end of the latest batch; any thread may call it */
     public ShardMetrics metrics() {
-        return counters.metrics(operators, inbox.size());
+        return counters.metrics(operators.all(), inbox.size());
     }
 
     /** Receives a shard's part of a snapshot, on the shard thread. */
@@ -302,9 +273,7 @@ public final class CepShard<T> implements Agent, ShardContext<T>, Consumer<Shard
         if (record instanceof ShardRecord.Event e) {
             events++;
             eventsFrom[e.producer()]++;
-            for (int i = 0; i < operators.size(); i++) {
-                operators.get(i).processElement(e.key(), (T) e.event(), e.timestamp());
-            }
+            operators.processElement(e.key(), (T) e.event(), e.timestamp());
         } else if (record instanceof ShardRecord.Watermark w) {
             advanceTo(producers.onWatermark(w.producer(), w.watermark()));
             if (alignment.isAligning()) {
@@ -382,14 +351,7 @@ public final class CepShard<T> implements Agent, ShardContext<T>, Consumer<Shard
             return;
         }
         watermark = combined;
-        // every operator releases its events first, then the shared timers fire once, each to its operator
-        for (int i = 0; i < operators.size(); i++) {
-            operators.get(i).beginWatermark(combined);
-        }
-        timers.advanceWatermark(combined, timerDispatch);
-        for (int i = 0; i < operators.size(); i++) {
-            operators.get(i).endWatermark();
-        }
+        operators.advanceWatermark(combined);
     }
 
     /** Writes the shard's state for a snapshot; only between batches, with an empty inbox. */
@@ -412,7 +374,7 @@ public final class CepShard<T> implements Agent, ShardContext<T>, Consumer<Shard
         producers.writeTo(out);
         keys.writeTo(out, keyCodec); // first: restored operators then find their keys under the same ids
         out.writeInt(operators.size());
-        for (ShardOperator<T> op : operators) {
+        for (ShardOperator<T> op : operators.all()) {
             op.writeState(out, eventCodec, keyCodec);
         }
     }
@@ -432,13 +394,13 @@ public final class CepShard<T> implements Agent, ShardContext<T>, Consumer<Shard
         }
         producers.readFrom(in, index);
         watermark = savedWatermark;
-        timers.advanceWatermark(savedWatermark, timerDispatch); // nothing registered yet: sets the time only
+        operators.restoreWatermark(savedWatermark);
         keys.readFrom(in, keyCodec);
         int ops = in.readInt();
         if (ops != operators.size()) {
             throw new IOException("the snapshot has " + ops + " patterns, this engine " + operators.size());
         }
-        for (ShardOperator<T> op : operators) {
+        for (ShardOperator<T> op : operators.all()) {
             op.readState(in, eventCodec, keyCodec);
             if (op instanceof KeyedOperator<T> keyed && keyed.watermark > watermark) {
                 // an operator only ever sees the shard's watermarks
@@ -468,7 +430,7 @@ public final class CepShard<T> implements Agent, ShardContext<T>, Consumer<Shard
             long partWatermark = in.readLong();
             if (p == 0) {
                 watermark = partWatermark;
-                timers.advanceWatermark(partWatermark, timerDispatch); // nothing registered yet: sets the time only
+                operators.restoreWatermark(partWatermark);
             } else if (partWatermark != watermark) {
                 throw new IOException("the snapshot's shards are at different watermarks (shard 0 at " + watermark
                         + ", shard " + p + " at " + partWatermark + "): it restores only into " + parts.length
@@ -489,7 +451,7 @@ public final class CepShard<T> implements Agent, ShardContext<T>, Consumer<Shard
             if (ops != operators.size()) {
                 throw new IOException("the snapshot has " + ops + " patterns, this engine " + operators.size());
             }
-            for (ShardOperator<T> op : operators) {
+            for (ShardOperator<T> op : operators.all()) {
                 op.readState(in, eventCodec, keyCodec, scope);
             }
             if (parts[p] instanceof java.io.InputStream stream && stream.available() > 0) {
@@ -497,11 +459,11 @@ public final class CepShard<T> implements Agent, ShardContext<T>, Consumer<Shard
                         + " state was read");
             }
         }
-        for (ShardOperator<T> op : operators) {
+        for (ShardOperator<T> op : operators.all()) {
             op.finishRestore(eventCodec, keyCodec, scope);
         }
         producers.restoreMerged(producerWatermarks, producerIdle);
-        for (ShardOperator<T> op : operators) {
+        for (ShardOperator<T> op : operators.all()) {
             if (op instanceof KeyedOperator<T> keyed && keyed.watermark > watermark) {
                 throw new IOException("operator " + op.operatorId() + " is at watermark " + keyed.watermark
                         + ", after the shards' " + watermark);
