@@ -17,4 +17,7 @@ module io.cepheus.runtime {
     exports io.cepheus.runtime.window;
     exports io.cepheus.runtime.rules;
     exports io.cepheus.runtime.explain;
+    // the Kafka Streams adapter hosts the engine's pattern operators in its tasks: not an API, so only to it
+    exports io.cepheus.runtime.internal.hosted to io.cepheus.kafka;
+    exports io.cepheus.runtime.internal.cep to io.cepheus.kafka;
 }

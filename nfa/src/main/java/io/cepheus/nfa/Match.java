@@ -42,6 +42,47 @@ public final class Match<T> {
         return new Match<>(stageNames, events, stageOf, timestamps);
     }
 
+    /**
+     * Builds a match, as a codec that wrote one reads it back.
+     *
+     * @param stageNames all stage names of the pattern, in pattern order
+     * @param events     the events, oldest first
+     * @param stageOf    for each event, the index of its stage in {@code stageNames}
+     * @param timestamps for each event, its event time
+     * @param <T>        the event type
+     * @return the match
+     * @throws IllegalArgumentException if the lists and arrays differ in length, a stage index is out of range, or
+     *                                  the match has no event
+     */
+    public static <T> Match<T> of(List<String> stageNames, List<T> events, int[] stageOf, long[] timestamps) {
+        List<String> names = List.copyOf(stageNames);
+        if (events.isEmpty() || events.size() != stageOf.length || events.size() != timestamps.length) {
+            throw new IllegalArgumentException("a match needs as many stage indexes and timestamps as events (at least"
+                    + " one): " + events.size() + " events, " + stageOf.length + " stage indexes, "
+                    + timestamps.length + " timestamps");
+        }
+        for (int s : stageOf) {
+            if (s < 0 || s >= names.size()) {
+                throw new IllegalArgumentException("stage index " + s + " is not one of the " + names.size()
+                        + " stages " + names);
+            }
+        }
+        return new Match<>(names, events.toArray(), stageOf.clone(), timestamps.clone());
+    }
+
+    /** @return every stage name of the pattern, in pattern order (also those that took no event here) */
+    public List<String> stageNames() {
+        return Collections.unmodifiableList(stageNames);
+    }
+
+    /**
+     * @param index position in the match, 0 = oldest
+     * @return the index in {@link #stageNames()} of the stage that took that event
+     */
+    public int stageIndex(int index) {
+        return stageOf[index];
+    }
+
     /** @return the number of events in the match */
     public int size() {
         return events.length;

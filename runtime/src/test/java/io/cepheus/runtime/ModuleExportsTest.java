@@ -42,8 +42,11 @@ class ModuleExportsTest {
         assertEquals(Map.of("io.cepheus.runtime", Set.of(), "io.cepheus.runtime.time", Set.of(),
                 "io.cepheus.runtime.agent", Set.of(), "io.cepheus.runtime.join", Set.of(),
                 "io.cepheus.runtime.window", Set.of(), "io.cepheus.runtime.rules", Set.of(),
-                "io.cepheus.runtime.explain", Set.of()), exports);
-        exports.keySet().forEach(p -> assertFalse(p.contains("internal"), p));
+                "io.cepheus.runtime.explain", Set.of(),
+                // the Kafka Streams adapter hosts the pattern operators in its tasks: to it alone
+                "io.cepheus.runtime.internal.hosted", Set.of("io.cepheus.kafka"),
+                "io.cepheus.runtime.internal.cep", Set.of("io.cepheus.kafka")), exports);
+        exports.forEach((p, targets) -> assertFalse(p.contains("internal") && targets.isEmpty(), p));
         assertFalse(d.isOpen());
         assertEquals(Set.of(), d.opens());
     }

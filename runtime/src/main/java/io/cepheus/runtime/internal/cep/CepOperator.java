@@ -124,6 +124,9 @@ public final class CepOperator<T> extends KeyedOperator<T> implements KeyInspect
     private boolean sortsArrivals;
     private long processingTime = Long.MIN_VALUE;
 
+    /** The rows of the keys a restore read, to be settled once it is complete. */
+    private int[] restored = new int[0];
+    private int restoredCount;
     /** Each key's row in {@link #states}, {@link #touchedStamp} and {@link #expiries}. */
     private KeyRows rows = KeyRows.keyIds();
     /** A rule version's handle in its rule set's buffer, under which the rule set knows it; else -1. */
@@ -327,6 +330,9 @@ public final class CepOperator<T> extends KeyedOperator<T> implements KeyInspect
             }
             dropped += matcher.discard(state);
             expiries.disarm(row);
+            if (keyChanges != null) {
+                keyChanges.changed(keys.keyOf(rows.keyOf(row)));
+            }
             free(row, state);
         }
         return dropped;
@@ -359,7 +365,7 @@ public final class CepOperator<T> extends KeyedOperator<T> implements KeyInspect
     }
 
     /** @return whether this operator keeps an NFA state for the key (partial matches, or one left to settle) */
-    boolean hasState(int keyId) {
+    public boolean hasState(int keyId) {
         return stateAt(rows.rowOf(keyId)) != null;
     }
 
@@ -823,6 +829,9 @@ public final class CepOperator<T> extends KeyedOperator<T> implements KeyInspect
     private void settle(int row) {
         int id = rows.keyOf(row);
         NfaState state = states[row];
+        if (keyChanges != null) {
+            keyChanges.changed(keys.keyOf(id));
+        }
         long due = state.expiryTime(); // Long.MAX_VALUE: nothing can expire
         if (sortsArrivals && buffer.bufferedFor(id) > 0) {
             due = Math.min(due, processingTime + 1); // its arrivals of this millisecond are matched then
@@ -919,13 +928,7 @@ public final class CepOperator<T> extends KeyedOperator<T> implements KeyInspect
     @Override
     public void writeState(java.io.DataOutput out, io.cepheus.nfa.EventCodec<T> events,
             io.cepheus.nfa.EventCodec<Object> keyCodec) throws java.io.IOException {
-        out.writeLong(watermark);
-        out.writeLong(processingTime);
-        out.writeLong(lateEvents);
-        out.writeLong(deadLetters);
-        out.writeLong(matches);
-        out.writeLong(timeouts());
-        out.writeLong(rejectedPartialMatches());
+        writeHeader(out);
         int live = 0;
         for (NfaState st : states) {
             live += st == null ? 0 : 1;
@@ -973,17 +976,8 @@ public final class CepOperator<T> extends KeyedOperator<T> implements KeyInspect
     @Override
     public void readState(java.io.DataInput in, io.cepheus.nfa.EventCodec<T> events,
             io.cepheus.nfa.EventCodec<Object> keyCodec, RestoreScope scope) throws java.io.IOException {
-        watermark = in.readLong(); // the same in every part: the shards' watermarks are checked to be equal
-        processingTime = scope.exact() ? in.readLong() : Math.max(processingTime, in.readLong());
-        lateEvents = scope.counted(lateEvents, in.readLong());
-        deadLetters = scope.counted(deadLetters, in.readLong());
-        matches = scope.counted(matches, in.readLong());
-        // nothing is emitted or rejected while restoring: the matcher's own counts are still what they started at
-        restoredTimeouts = scope.counted(restoredTimeouts, in.readLong() - matcher.timeoutsEmitted());
-        restoredRejections = scope.counted(restoredRejections, in.readLong() - matcher.rejectedPartialMatches());
+        readHeader(in, scope);
         int live = readCount(in, "a pattern operator with %d keys");
-        int[] restored = new int[live];
-        int restoredCount = 0;
         for (int i = 0; i < live; i++) {
             Object key = keyCodec.read(in);
             if (!scope.keeps(key)) {
@@ -993,18 +987,7 @@ public final class CepOperator<T> extends KeyedOperator<T> implements KeyInspect
                 matcher.release(elsewhere);
                 continue;
             }
-            int id = keys.idOf(key); // holds(id) may be true already: the shared buffer is restored first
-            int row = rowWithState(id, rows.rowOf(id)); // sizes the per-key arrays
-            matcher.release(states[row]);
-            states[row] = matcher.readState(key, events, in);
-            long now = processingClock != null ? processingTime : watermark;
-            if (states[row].currentTime() > now) {
-                // a key is only ever advanced to events the watermark (or clock) released, never beyond it
-                throw new java.io.IOException("key " + key + "'s matching state is at time "
-                        + states[row].currentTime() + ", after the "
-                        + (processingClock != null ? "processing time " : "watermark ") + now + " it was written at");
-            }
-            restored[restoredCount++] = row;
+            readKeyState(key, in, events);
         }
         int buffered = readCount(in, "a pattern operator with %d buffered events");
         for (int i = 0; i < buffered; i++) {
@@ -1025,11 +1008,90 @@ public final class CepOperator<T> extends KeyedOperator<T> implements KeyInspect
                 releaseArrivalsAt(id, ts + 1);
             }
         }
-        // settled once their buffered events are back: a key whose state is empty but has events waiting keeps
-        // its state, as in the engine that wrote the snapshot (freeing it would change when the key is advanced)
+        settleRestored();
+    }
+
+    /**
+     * Writes the operator's time and counters: the part of its state that names no key. A host that keeps each key's
+     * state as it changes ({@link #writeKeyState}) writes this once per commit of its own.
+     */
+    public void writeHeader(java.io.DataOutput out) throws java.io.IOException {
+        out.writeLong(watermark);
+        out.writeLong(processingTime);
+        out.writeLong(lateEvents);
+        out.writeLong(deadLetters);
+        out.writeLong(matches);
+        out.writeLong(timeouts());
+        out.writeLong(rejectedPartialMatches());
+    }
+
+    /**
+     * Restores what {@link #writeHeader} wrote, first in a restore; counters are added up as {@code scope} says.
+     */
+    public void readHeader(java.io.DataInput in, RestoreScope scope) throws java.io.IOException {
+        watermark = in.readLong(); // the same in every part: the shards' watermarks are checked to be equal
+        processingTime = scope.exact() ? in.readLong() : Math.max(processingTime, in.readLong());
+        lateEvents = scope.counted(lateEvents, in.readLong());
+        deadLetters = scope.counted(deadLetters, in.readLong());
+        matches = scope.counted(matches, in.readLong());
+        // nothing is emitted or rejected while restoring: the matcher's own counts are still what they started at
+        restoredTimeouts = scope.counted(restoredTimeouts, in.readLong() - matcher.timeoutsEmitted());
+        restoredRejections = scope.counted(restoredRejections, in.readLong() - matcher.rejectedPartialMatches());
+    }
+
+    /**
+     * Writes the matching state of one key (its partial and held matches; not its buffered events), for a host that
+     * keeps each key's state as it changes instead of whole snapshots.
+     *
+     * @return false, having written nothing, if this operator holds no matching state for the key
+     */
+    public boolean writeKeyState(int keyId, java.io.DataOutput out, io.cepheus.nfa.EventCodec<T> events)
+            throws java.io.IOException {
+        NfaState state = stateAt(rows.rowOf(keyId));
+        if (state == null) {
+            return false;
+        }
+        matcher.writeState(state, events, out);
+        return true;
+    }
+
+    /**
+     * Restores one key's matching state that {@link #writeKeyState} wrote, after {@link #readHeader}; the key is
+     * settled (its expiry armed, or freed if nothing is left) by {@link #settleRestored()}, once the buffered events
+     * are back too.
+     *
+     * @throws java.io.IOException if the state is at a time after the operator's watermark (or processing time)
+     */
+    public void readKeyState(Object key, java.io.DataInput in, io.cepheus.nfa.EventCodec<T> events)
+            throws java.io.IOException {
+        int id = keys.idOf(key); // holds(id) may be true already: the shared buffer is restored first
+        int row = rowWithState(id, rows.rowOf(id)); // sizes the per-key arrays
+        matcher.release(states[row]);
+        states[row] = matcher.readState(key, events, in);
+        long now = processingClock != null ? processingTime : watermark;
+        if (states[row].currentTime() > now) {
+            // a key is only ever advanced to events the watermark (or clock) released, never beyond it
+            throw new java.io.IOException("key " + key + "'s matching state is at time "
+                    + states[row].currentTime() + ", after the "
+                    + (processingClock != null ? "processing time " : "watermark ") + now + " it was written at");
+        }
+        if (restoredCount == restored.length) {
+            restored = Arrays.copyOf(restored, Math.max(16, restoredCount * 2));
+        }
+        restored[restoredCount++] = row;
+    }
+
+    /**
+     * Settles the keys restored since the last call, once their buffered events are back: a key whose state is empty
+     * but has events waiting keeps its state, as in the engine that wrote it (freeing it would change when the key
+     * is advanced).
+     */
+    public void settleRestored() {
         for (int r = 0; r < restoredCount; r++) {
             settle(restored[r]);
         }
+        restoredCount = 0;
+        restored = new int[0];
     }
 
     /** @return the watermark this operator has processed up to */

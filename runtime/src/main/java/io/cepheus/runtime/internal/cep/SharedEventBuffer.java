@@ -68,6 +68,25 @@ public final class SharedEventBuffer<T> {
         return buffer;
     }
 
+    /**
+     * Puts back a buffered event under its arrival number, for a host that keeps each buffered event as it arrives
+     * (a Kafka Streams task's state store): events are put back in arrival order, before the patterns' restored keys
+     * are settled.
+     */
+    public void restore(int keyId, T event, long timestamp, long arrival) {
+        buffer.add(keyId, event, timestamp, arrival);
+    }
+
+    /** @return the arrival number the next event buffered will get */
+    public long arrivals() {
+        return buffer.arrivals();
+    }
+
+    /** Numbers the events buffered from now on from {@code next} (a restore, once the buffered events are back). */
+    public void arrivals(long next) {
+        buffer.arrivals(next);
+    }
+
     /** Adds a pattern (setup, before events flow). */
     void join(CepOperator<T> member) {
         if (ruleSet != null) {

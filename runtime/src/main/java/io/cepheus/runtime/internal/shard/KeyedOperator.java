@@ -28,6 +28,8 @@ public abstract class KeyedOperator<T> implements ShardOperator<T> {
     protected long watermark = Long.MIN_VALUE;
     /** Inputs a user function threw on, sent to the dead letters (or the error handler). */
     protected long deadLetters;
+    /** Told of every key whose state this operator changes; null unless a host keeps the keys' state elsewhere. */
+    protected KeyChanges keyChanges;
 
     /**
      * @param operatorId the operator's id on the shard
@@ -53,6 +55,14 @@ public abstract class KeyedOperator<T> implements ShardOperator<T> {
     @Override
     public final void keyRelease(KeyRelease release) {
         this.keyRelease = Objects.requireNonNull(release, "release");
+    }
+
+    /**
+     * Makes this operator report every key whose state it changes (setup, before events flow): for a host that keeps
+     * each key's state as it changes ({@link KeyChanges}).
+     */
+    public final void keyChanges(KeyChanges changes) {
+        this.keyChanges = Objects.requireNonNull(changes, "changes");
     }
 
     @Override
