@@ -5,6 +5,7 @@
  */
 module io.cepheus.kafka {
     requires transitive io.cepheus.runtime;
+    requires transitive io.cepheus.rules;
     requires transitive kafka.streams;
     requires transitive kafka.clients;
 

@@ -20,4 +20,5 @@ module io.cepheus.runtime {
     // the Kafka Streams adapter hosts the engine's pattern operators in its tasks: not an API, so only to it
     exports io.cepheus.runtime.internal.hosted to io.cepheus.kafka;
     exports io.cepheus.runtime.internal.cep to io.cepheus.kafka;
+    exports io.cepheus.runtime.internal.shard to io.cepheus.kafka;
 }

@@ -3,6 +3,14 @@ package io.cepheus.kafka;
 import io.cepheus.kafka.internal.CepProcessor;
 import io.cepheus.kafka.internal.PatternSpec;
 import io.cepheus.kafka.internal.ProcessorSpec;
+import io.cepheus.kafka.internal.RulesSpec;
+import io.cepheus.kafka.internal.RulesTopicProcessor;
+import io.cepheus.rules.Rule;
+import io.cepheus.runtime.rules.RetirePolicy;
+import java.util.function.Function;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
 import io.cepheus.nfa.NfaCompiler;
 import io.cepheus.nfa.NfaOptions;
 import io.cepheus.pattern.Pattern;
@@ -24,9 +32,10 @@ import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * Cepheus patterns as a Kafka Streams processor: {@code stream.process(supplier)} matches every pattern on the
- * stream, per key, and returns a stream of {@link CepOutput}s (matches, timeouts, late records, dead letters) keyed
- * as the input; {@link CepStreams} splits them by kind. The processor declares its own state store
+ * Cepheus patterns and rules as a Kafka Streams processor: {@code stream.process(supplier)} matches every pattern
+ * (and every rule of a rules topic, {@link Builder#rules}) on the stream, per key, and returns a stream of
+ * {@link CepOutput}s (matches, timeouts, late records, dead letters) keyed as the input; {@link CepStreams} splits
+ * them by kind. The processor declares its own state store
  * ({@link #stores()}), changelogged, in which each key's state is kept as it changes: partitions move between
  * instances, and each task goes on from its committed state. Matching is the in-JVM engine's, with Apache Flink's
  * semantics, per task: each task has its own watermark, from its own records.
@@ -96,6 +105,32 @@ public final class CepProcessorSupplier<K, V> implements ProcessorSupplier<K, V,
         return CepOutput.serde(spec.values());
     }
 
+    /**
+     * Adds the rules' global store to the topology, fed by the rules topic (every instance reads all of it); needed
+     * once per processor with {@link Builder#rules rules}, before the topology is built. {@link CepStreams#of(
+     * StreamsBuilder, KStream, CepProcessorSupplier)} does it.
+     *
+     * @param builder the topology's builder
+     * @throws IllegalStateException if the processor has no rules
+     */
+    public void addRulesStore(StreamsBuilder builder) {
+        RulesSpec<V> rules = spec.rules();
+        if (rules == null) {
+            throw new IllegalStateException("processor " + spec.name() + " has no rules topic");
+        }
+        builder.addGlobalStore(Stores.keyValueStoreBuilder(rules.store(),
+                        org.apache.kafka.common.serialization.Serdes.String(),
+                        org.apache.kafka.common.serialization.Serdes.String()),
+                rules.topic(), Consumed.with(org.apache.kafka.common.serialization.Serdes.String(),
+                        org.apache.kafka.common.serialization.Serdes.String()),
+                () -> new RulesTopicProcessor(rules.storeName()));
+    }
+
+    /** @return whether the processor takes rules from a topic */
+    public boolean hasRules() {
+        return spec.rules() != null;
+    }
+
     /** @return the names of the patterns, in order */
     public List<String> patternNames() {
         return spec.patterns().stream().map(PatternSpec::name).toList();
@@ -119,6 +154,13 @@ public final class CepProcessorSupplier<K, V> implements ProcessorSupplier<K, V,
         private Duration maxAhead = Duration.ofDays(1);
         private Duration wallClockInterval = Duration.ofMillis(100);
         private KeyValueBytesStoreSupplier store;
+        private String rulesTopic;
+        private Function<Rule, Pattern<V>> rulesCompiler;
+        private NfaOptions rulesOptions;
+        private Comparator<? super V> rulesTieBreaker;
+        private RetirePolicy retirePolicy = RetirePolicy.DRAIN;
+        private Duration rulesCheckInterval = Duration.ofSeconds(1);
+        private KeyValueBytesStoreSupplier rulesStore;
 
         private Builder(String name, Serde<K> keys, Serde<V> values) {
             this.name = requireName(name, "the processor's name");
@@ -203,6 +245,65 @@ public final class CepProcessorSupplier<K, V> implements ProcessorSupplier<K, V,
         }
 
         /**
+         * Takes rules from a compacted topic as well ({@code FORMAT.md}'s JSON, key the rule id, a tombstone removes
+         * it): every instance reads the whole topic into a global store, and each task applies what changed between
+         * two of its records, checking every {@link #rulesCheckInterval} of wall-clock time. A rule's versions run
+         * with the NFA options and tie-breaker set before this call. Add the global store with
+         * {@link CepProcessorSupplier#addRulesStore} (or build with {@link CepStreams#of(StreamsBuilder, KStream,
+         * CepProcessorSupplier)}).
+         *
+         * @param topic    the rules topic
+         * @param compiler makes a rule's pattern for the values, e.g. {@code rule -> rule.compile(Txn.class)}
+         * @return this builder
+         */
+        public Builder<K, V> rules(String topic, Function<Rule, Pattern<V>> compiler) {
+            this.rulesTopic = requireName(topic, "the rules topic");
+            this.rulesCompiler = Objects.requireNonNull(compiler, "compiler");
+            this.rulesOptions = options;
+            this.rulesTieBreaker = tieBreaker;
+            return this;
+        }
+
+        /**
+         * How a rule version ends when a higher version replaces it or its rule is removed (default
+         * {@link RetirePolicy#DRAIN}: it completes the partial matches it holds, starting none).
+         *
+         * @param policy the policy
+         * @return this builder
+         */
+        public Builder<K, V> retirePolicy(RetirePolicy policy) {
+            this.retirePolicy = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /**
+         * How often each task looks for rule changes (default one second of wall-clock time).
+         *
+         * @param interval the interval, at least 1 ms
+         * @return this builder
+         */
+        public Builder<K, V> rulesCheckInterval(Duration interval) {
+            if (interval.isNegative() || interval.toMillis() < 1) {
+                throw new IllegalArgumentException("rulesCheckInterval must be at least 1 ms, got " + interval);
+            }
+            this.rulesCheckInterval = interval;
+            return this;
+        }
+
+        /**
+         * The store the rules topic is kept in on each instance (default: in memory, named
+         * {@code name + "-cepheus-rules"}, read from the topic again at every start); its name becomes the rules'
+         * store name.
+         *
+         * @param supplier makes the global store
+         * @return this builder
+         */
+        public Builder<K, V> rulesStore(KeyValueBytesStoreSupplier supplier) {
+            this.rulesStore = Objects.requireNonNull(supplier, "supplier");
+            return this;
+        }
+
+        /**
          * How far ahead of the wall clock a record's event time may be (default one day); a record beyond it is a
          * {@link DeadLetterEvent}, as it would move the watermark past every record to come.
          *
@@ -260,14 +361,17 @@ public final class CepProcessorSupplier<K, V> implements ProcessorSupplier<K, V,
          * @throws IllegalStateException if no pattern was added
          */
         public CepProcessorSupplier<K, V> build() {
-            if (patterns.isEmpty()) {
-                throw new IllegalStateException("processor " + name + " has no pattern");
+            if (patterns.isEmpty() && rulesTopic == null) {
+                throw new IllegalStateException("processor " + name + " has no pattern and no rules topic");
             }
+            RulesSpec<V> rules = rulesTopic == null ? null : new RulesSpec<>(rulesTopic, rulesCompiler, retirePolicy,
+                    rulesOptions, rulesTieBreaker, rulesCheckInterval.toMillis(), rulesStore != null ? rulesStore
+                            : Stores.inMemoryKeyValueStore(name + "-cepheus-rules"));
             long ahead = maxAhead == null ? -1 : saturatedMillis(maxAhead);
             KeyValueBytesStoreSupplier supplier = store != null ? store
                     : Stores.persistentKeyValueStore(ProcessorSpec.defaultStoreName(name));
             return new CepProcessorSupplier<>(new ProcessorSpec<>(name, keys, values, patterns, watermarks, ahead,
-                    wallClockInterval.toMillis(), supplier));
+                    wallClockInterval.toMillis(), supplier, rules));
         }
 
         private static long saturatedMillis(Duration d) {

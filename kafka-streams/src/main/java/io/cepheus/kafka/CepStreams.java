@@ -2,6 +2,7 @@ package io.cepheus.kafka;
 
 import java.util.Objects;
 import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 
@@ -42,6 +43,35 @@ public final class CepStreams<K, V> {
     public static <K, V> CepStreams<K, V> of(KStream<K, V> input, CepProcessorSupplier<K, V> processor) {
         Objects.requireNonNull(input, "input");
         Objects.requireNonNull(processor, "processor");
+        if (processor.hasRules()) {
+            throw new IllegalArgumentException("processor " + processor.name() + " takes rules from a topic: use"
+                    + " of(builder, input, processor), which adds the rules' global store");
+        }
+        return process(input, processor);
+    }
+
+    /**
+     * As {@link #of(KStream, CepProcessorSupplier)}, and adds the rules' global store when the processor takes rules
+     * from a topic.
+     *
+     * @param builder   the topology's builder
+     * @param input     the stream to match
+     * @param processor the patterns and rules
+     * @param <K>       the key type
+     * @param <V>       the value type
+     * @return the processor's results
+     */
+    public static <K, V> CepStreams<K, V> of(StreamsBuilder builder, KStream<K, V> input,
+            CepProcessorSupplier<K, V> processor) {
+        Objects.requireNonNull(builder, "builder");
+        Objects.requireNonNull(input, "input");
+        if (processor.hasRules()) {
+            processor.addRulesStore(builder);
+        }
+        return process(input, processor);
+    }
+
+    private static <K, V> CepStreams<K, V> process(KStream<K, V> input, CepProcessorSupplier<K, V> processor) {
         return new CepStreams<>(input.process(processor, Named.as(processor.name() + "-cepheus")),
                 processor.outputSerde());
     }
@@ -51,9 +81,24 @@ public final class CepStreams<K, V> {
         return all;
     }
 
-    /** @return the patterns' complete matches */
+    /** @return the patterns' complete matches (the rules' are {@link #ruleMatches()}) */
     public KStream<K, PatternMatch<V>> matches() {
         return all.filter((k, v) -> v instanceof PatternMatch).mapValues(v -> (PatternMatch<V>) v);
+    }
+
+    /** @return the rules' complete matches */
+    public KStream<K, RuleMatch<V>> ruleMatches() {
+        return all.filter((k, v) -> v instanceof RuleMatch).mapValues(v -> (RuleMatch<V>) v);
+    }
+
+    /** @return the rules' partial matches that timed out */
+    public KStream<K, RuleTimeout<V>> ruleTimeouts() {
+        return all.filter((k, v) -> v instanceof RuleTimeout).mapValues(v -> (RuleTimeout<V>) v);
+    }
+
+    /** @return the rule records a task refused (keyed null), and why */
+    public KStream<K, RuleRejected<V>> rejectedRules() {
+        return all.filter((k, v) -> v instanceof RuleRejected).mapValues(v -> (RuleRejected<V>) v);
     }
 
     /** @return the partial matches that timed out */

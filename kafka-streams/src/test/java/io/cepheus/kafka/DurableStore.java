@@ -51,6 +51,18 @@ public final class DurableStore implements KeyValueBytesStoreSupplier {
         return store;
     }
 
+    /**
+     * @param name    the store's name
+     * @param strings its entries, as String keys and values
+     * @return a store holding them
+     */
+    public static DurableStore of(String name, Map<String, String> strings) {
+        DurableStore store = new DurableStore(name);
+        strings.forEach((k, v) -> store.data.put(Bytes.wrap(k.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                v.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        return store;
+    }
+
     /** @return the contents now */
     public NavigableMap<Bytes, byte[]> contents() {
         return data;

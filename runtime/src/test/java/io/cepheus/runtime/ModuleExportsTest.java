@@ -45,7 +45,8 @@ class ModuleExportsTest {
                 "io.cepheus.runtime.explain", Set.of(),
                 // the Kafka Streams adapter hosts the pattern operators in its tasks: to it alone
                 "io.cepheus.runtime.internal.hosted", Set.of("io.cepheus.kafka"),
-                "io.cepheus.runtime.internal.cep", Set.of("io.cepheus.kafka")), exports);
+                "io.cepheus.runtime.internal.cep", Set.of("io.cepheus.kafka"),
+                "io.cepheus.runtime.internal.shard", Set.of("io.cepheus.kafka")), exports);
         exports.forEach((p, targets) -> assertFalse(p.contains("internal") && targets.isEmpty(), p));
         assertFalse(d.isOpen());
         assertEquals(Set.of(), d.opens());

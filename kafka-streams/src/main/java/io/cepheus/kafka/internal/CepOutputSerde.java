@@ -5,6 +5,9 @@ import io.cepheus.kafka.DeadLetterEvent;
 import io.cepheus.kafka.LateEvent;
 import io.cepheus.kafka.PatternMatch;
 import io.cepheus.kafka.PatternTimeout;
+import io.cepheus.kafka.RuleMatch;
+import io.cepheus.kafka.RuleRejected;
+import io.cepheus.kafka.RuleTimeout;
 import io.cepheus.nfa.Match;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -33,6 +36,9 @@ public final class CepOutputSerde<V> implements Serde<CepOutput<V>> {
     private static final int TIMEOUT = 2;
     private static final int LATE = 3;
     private static final int DEAD_LETTER = 4;
+    private static final int RULE_MATCH = 5;
+    private static final int RULE_TIMEOUT = 6;
+    private static final int RULE_REJECTED = 7;
     /** What {@link DataOutput#writeUTF} takes at most, in characters that may each need three bytes. */
     private static final int MAX_TEXT = 20_000;
 
@@ -84,6 +90,20 @@ public final class CepOutputSerde<V> implements Serde<CepOutput<V>> {
             out.writeByte(TIMEOUT);
             out.writeUTF(t.pattern());
             writeMatch(t.partialMatch(), out, events);
+        } else if (output instanceof RuleMatch<V> m) {
+            out.writeByte(RULE_MATCH);
+            out.writeUTF(m.rule());
+            out.writeInt(m.version());
+            writeMatch(m.match(), out, events);
+        } else if (output instanceof RuleTimeout<V> t) {
+            out.writeByte(RULE_TIMEOUT);
+            out.writeUTF(t.rule());
+            out.writeInt(t.version());
+            writeMatch(t.partialMatch(), out, events);
+        } else if (output instanceof RuleRejected<V> r) {
+            out.writeByte(RULE_REJECTED);
+            out.writeUTF(r.rule());
+            writeOptionalText(r.reason(), out);
         } else if (output instanceof LateEvent<V> l) {
             out.writeByte(LATE);
             events.write(l.event(), out);
@@ -110,6 +130,13 @@ public final class CepOutputSerde<V> implements Serde<CepOutput<V>> {
             case MATCH -> new PatternMatch<>(in.readUTF(), readMatch(in, events));
             case TIMEOUT -> new PatternTimeout<>(in.readUTF(), readMatch(in, events));
             case LATE -> new LateEvent<>(events.read(in), in.readLong());
+            case RULE_MATCH -> new RuleMatch<>(in.readUTF(), in.readInt(), readMatch(in, events));
+            case RULE_TIMEOUT -> new RuleTimeout<>(in.readUTF(), in.readInt(), readMatch(in, events));
+            case RULE_REJECTED -> {
+                String rule = in.readUTF();
+                String reason = readOptionalText(in);
+                yield new RuleRejected<>(rule, reason == null ? "" : reason);
+            }
             case DEAD_LETTER -> {
                 String pattern = readOptionalText(in);
                 V event = in.readBoolean() ? events.read(in) : null;

@@ -5,6 +5,15 @@ import io.cepheus.kafka.DeadLetterEvent;
 import io.cepheus.kafka.LateEvent;
 import io.cepheus.kafka.PatternMatch;
 import io.cepheus.kafka.PatternTimeout;
+import io.cepheus.kafka.RuleMatch;
+import io.cepheus.kafka.RuleRejected;
+import io.cepheus.kafka.RuleTimeout;
+import io.cepheus.nfa.CompiledPattern;
+import io.cepheus.runtime.internal.cep.RuleSetOperator;
+import io.cepheus.runtime.internal.shard.ShardContext;
+import io.cepheus.runtime.rules.RestoredRules;
+import io.cepheus.runtime.rules.RuleVersion;
+import java.util.Map;
 import io.cepheus.nfa.Match;
 import io.cepheus.nfa.SkipStrategyException;
 import io.cepheus.runtime.internal.cep.CepOperator;
@@ -69,6 +78,8 @@ public final class CepProcessor<K, V> implements Processor<K, V, K, CepOutput<V>
     private WatermarkGenerator<V> generator;
     private TimestampAssigner<V> timestamps;
     private long emittedWatermark = Long.MIN_VALUE;
+    /** The rules' changes, applied from the global store; null without rules. */
+    private RuleSync<V> rules;
     private final WatermarkOutput watermarkOutput = new WatermarkOutput() {
         @Override
         public void emitWatermark(long watermark) {
@@ -99,6 +110,13 @@ public final class CepProcessor<K, V> implements Processor<K, V, K, CepOutput<V>
             host.addPattern(p.name(), p.pattern(), p.options(), p.tieBreaker(), p.processingTime(),
                     new Output(p.name()));
         }
+        this.rules = null;
+        if (spec.rules() != null) {
+            RulesSpec<V> r = spec.rules();
+            KeyValueStore<String, String> topic = context.getStateStore(r.storeName());
+            this.rules = new RuleSync<>(r, topic, host.addRuleSet(r.options(), r.tieBreaker(), new RuleOutputs()),
+                    this::rejected);
+        }
         this.generator = spec.watermarks().createGenerator(context::currentSystemTimeMs);
         this.timestamps = spec.watermarks().timestampAssigner();
         this.emittedWatermark = Long.MIN_VALUE;
@@ -107,6 +125,16 @@ public final class CepProcessor<K, V> implements Processor<K, V, K, CepOutput<V>
         } catch (IOException | RuntimeException e) {
             throw new StreamsException("Cepheus processor '" + spec.name() + "', task " + context.taskId()
                     + ": state store " + spec.storeName() + " cannot be read back: " + e.getMessage(), e);
+        }
+        if (rules != null) {
+            rules.sync(); // the rules in force when the task starts
+            persist();
+            context.schedule(Duration.ofMillis(spec.rules().checkIntervalMillis()), PunctuationType.WALL_CLOCK_TIME,
+                    now -> {
+                        if (rules.sync()) {
+                            persist();
+                        }
+                    });
         }
         if (spec.inProcessingTime()) {
             context.schedule(Duration.ofMillis(spec.wallClockIntervalMillis()), PunctuationType.WALL_CLOCK_TIME,
@@ -123,7 +151,13 @@ public final class CepProcessor<K, V> implements Processor<K, V, K, CepOutput<V>
         if (header == null) {
             return; // a new task, or one that never held anything
         }
-        host.readHeader(new DataInputStream(new ByteArrayInputStream(header)));
+        DataInputStream headerIn = new DataInputStream(new ByteArrayInputStream(header));
+        if (rules != null) {
+            rules.readDefinitions(headerIn);
+            host.readHeader(headerIn, rules::compiledForRestore);
+        } else {
+            host.readHeader(headerIn, version -> null);
+        }
         try (KeyValueIterator<Bytes, byte[]> it = store.prefixScan(StateKeys.KEY_PREFIX, new BytesSerializer())) {
             while (it.hasNext()) {
                 KeyValue<Bytes, byte[]> entry = it.next();
@@ -189,6 +223,9 @@ public final class CepProcessor<K, V> implements Processor<K, V, K, CepOutput<V>
         host.drainChangedKeys(this::writeKey);
         try {
             bytes.reset();
+            if (rules != null) {
+                rules.writeDefinitions(out);
+            }
             host.writeHeader(out);
             out.flush();
         } catch (IOException e) {
@@ -230,6 +267,73 @@ public final class CepProcessor<K, V> implements Processor<K, V, K, CepOutput<V>
                     + key, e);
         }
         return bytes.toByteArray();
+    }
+
+    private void rejected(String ruleId, String reason) {
+        context.forward(new Record<K, CepOutput<V>>(null, new RuleRejected<>(ruleId, reason),
+                context.currentSystemTimeMs()));
+    }
+
+    /** The rule versions' results, forwarded as they come. */
+    private final class RuleOutputs implements RuleSetOperator.Spec<V> {
+        @Override
+        public CepOperator.Output<V> output(RuleVersion rule, ShardContext<V> shard) {
+            return new RuleOutput(rule);
+        }
+
+        @Override
+        public RuleSetOperator.LateOutput<V> lateOutput(ShardContext<V> shard) {
+            return (key, event, timestamp) -> { }; // reported once per record by the processor
+        }
+
+        @Override
+        public Map<RuleVersion, CompiledPattern<V>> initial() {
+            return Map.of();
+        }
+
+        @Override
+        public void restored(RestoredRules shardReport) {
+        }
+    }
+
+    /** One rule version's results. */
+    private final class RuleOutput implements CepOperator.Output<V> {
+        private final RuleVersion rule;
+
+        RuleOutput(RuleVersion rule) {
+            this.rule = rule;
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public void match(Object key, Match<V> match, long timestamp) {
+            context.forward(new Record<>((K) key, new RuleMatch<>(rule.id(), rule.version(), match), timestamp));
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public void timeout(Object key, Match<V> partialMatch, long timeoutTimestamp) {
+            context.forward(new Record<>((K) key, new RuleTimeout<>(rule.id(), rule.version(), partialMatch),
+                    timeoutTimestamp));
+        }
+
+        @Override
+        public void late(Object key, V event, long timestamp) {
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public void deadLetter(Object key, V event, long timestamp, RuntimeException error) {
+            context.forward(new Record<>((K) key, new DeadLetterEvent<>("rule " + rule.id() + " v" + rule.version(),
+                    event, String.valueOf(error)), timestamp));
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public void skipFailed(Object key, long timestamp, SkipStrategyException error) {
+            context.forward(new Record<>((K) key, new DeadLetterEvent<>("rule " + rule.id() + " v" + rule.version(),
+                    null, String.valueOf(error)), timestamp));
+        }
     }
 
     /** One pattern's results, forwarded as they come. */

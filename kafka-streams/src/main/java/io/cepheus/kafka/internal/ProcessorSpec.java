@@ -17,12 +17,13 @@ import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
  * @param maxAheadMillis         how far ahead of the wall clock a record's timestamp may be
  * @param wallClockIntervalMillis how often the processing-time patterns' timers are checked
  * @param store                  makes the state store
+ * @param rules                  the rules from a topic, or null for none
  * @param <K>                    the key type
  * @param <V>                    the value type
  */
 public record ProcessorSpec<K, V>(String name, Serde<K> keys, Serde<V> values, List<PatternSpec<V>> patterns,
         WatermarkStrategy<V> watermarks, long maxAheadMillis, long wallClockIntervalMillis,
-        KeyValueBytesStoreSupplier store) {
+        KeyValueBytesStoreSupplier store, RulesSpec<V> rules) {
     /**
      * @param name                    the processor's name
      * @param keys                    the keys' serde
@@ -32,6 +33,7 @@ public record ProcessorSpec<K, V>(String name, Serde<K> keys, Serde<V> values, L
      * @param maxAheadMillis          how far ahead of the wall clock a record's timestamp may be
      * @param wallClockIntervalMillis how often the processing-time patterns' timers are checked
      * @param store                   makes the state store
+     * @param rules                   the rules from a topic, or null for none
      */
     public ProcessorSpec {
         Objects.requireNonNull(name, "name");

@@ -149,10 +149,17 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
     }
 
     private Member<T> join(RuleVersion rule, CompiledPattern<T> pattern) {
+        return join(rule, pattern, buffer.buffer().arrivals());
+    }
+
+    private Member<T> join(RuleVersion rule, CompiledPattern<T> pattern, long firstArrival) {
         CepOperator<T> op = CepOperator.forRuleVersion(operatorId, pattern, options, tieBreaker, keys, shard.timers(),
                 spec.output(rule, shard));
         op.keyRelease(id -> keyRelease.idle(id));
-        op.ruleVersionOf(buffer, buffer.buffer().arrivals());
+        if (keyChanges != null) {
+            op.keyChanges(keyChanges);
+        }
+        op.ruleVersionOf(buffer, firstArrival);
         Member<T> m = new Member<>(rule, pattern, op);
         members.add(m);
         indexByHandle(m);
@@ -724,6 +731,173 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
         goneInParts = null;
         publish();
         spec.restored(new RestoredRules(kept, startedEmpty, dropped));
+    }
+
+    // ------------------------------------------------------------------ a host that keeps each key's state
+
+    /**
+     * Applies a change at this point of the input, for a host that drives the rule set itself (a Kafka Streams task):
+     * as a control record does in the engine.
+     *
+     * @param added   the version put in force, or null
+     * @param pattern its pattern, or null
+     * @param retired the version retired (it must be in force), or null
+     * @param policy  how the retired version ends
+     */
+    public void apply(RuleVersion added, CompiledPattern<T> pattern, RuleVersion retired, RetirePolicy policy) {
+        RuleChange.Kind kind = added == null ? RuleChange.Kind.REMOVED
+                : retired == null ? RuleChange.Kind.ADDED : RuleChange.Kind.REPLACED;
+        onControl(new RuleCommand<>(kind, added, pattern, retired, policy, 1, true),
+                new RuleChange.ShardCut(0, 0, watermark, List.of(), List.of()));
+    }
+
+    /** @return the versions present, in force or being retired, in the order they joined */
+    public List<RuleVersion> presentVersions() {
+        return versions();
+    }
+
+    /** @return the versions in force (not being retired), in the order they joined */
+    public List<RuleVersion> inForce() {
+        List<RuleVersion> out = new ArrayList<>();
+        for (Member<T> m : members) {
+            if (m.retired == null) {
+                out.add(m.rule);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Writes the part of the rule set's state that names no key: its watermark, late count, next arrival number, and
+     * each version present with where it sees events from and to and its counters. The buffered events and the keys'
+     * states are kept by the host ({@link #writeKeyState}).
+     */
+    public void writeHeader(DataOutput out) throws IOException {
+        out.writeLong(watermark);
+        out.writeLong(lateEvents);
+        out.writeLong(buffer.buffer().arrivals());
+        out.writeInt(members.size());
+        for (Member<T> m : members) {
+            out.writeUTF(m.rule.id());
+            out.writeInt(m.rule.version());
+            out.writeLong(m.pattern.structureFingerprint());
+            out.writeByte(m.retired == null ? 0 : m.retired == RetirePolicy.DRAIN ? 1 : 2);
+            out.writeLong(versions.firstArrival(m.operator));
+            out.writeLong(versions.retiredAt(m.operator));
+            out.writeLong(versions.pendingBefore(m.operator));
+            out.writeLong(m.discarded);
+            m.operator.writeHeader(out);
+        }
+    }
+
+    /**
+     * Restores what {@link #writeHeader} wrote into this rule set, made without versions: each version present
+     * joins again where it saw events from (and, being retired, is retired again as it was), with the pattern
+     * {@code patterns} gives for it.
+     *
+     * @throws IOException if {@code patterns} has no pattern for a version, or one of another structure
+     */
+    public void readHeader(DataInput in, java.util.function.Function<RuleVersion, CompiledPattern<T>> patterns)
+            throws IOException {
+        if (!members.isEmpty()) {
+            throw new IllegalStateException("rule set " + operatorId + " restores its header only while it has no"
+                    + " version");
+        }
+        watermark = in.readLong();
+        lateEvents = in.readLong();
+        long nextArrival = in.readLong();
+        int count = readCount(in, "a rule set with %d rule versions");
+        for (int i = 0; i < count; i++) {
+            RuleVersion rule = new RuleVersion(in.readUTF(), in.readInt());
+            long fingerprint = in.readLong();
+            int retired = in.readByte();
+            long firstArrival = in.readLong();
+            long retiredAt = in.readLong();
+            long pendingBefore = in.readLong();
+            long discarded = in.readLong();
+            CompiledPattern<T> pattern = patterns.apply(rule);
+            if (pattern == null) {
+                throw new IOException("no pattern for rule " + rule + ", which the state holds");
+            }
+            if (pattern.structureFingerprint() != fingerprint) {
+                throw new IOException("rule " + rule + " has another structure than when its state was written");
+            }
+            if (firstArrival < 0 || firstArrival > nextArrival || retired < 0 || retired > 2) {
+                throw new IOException("rule " + rule + " sees events from arrival " + firstArrival + " (next: "
+                        + nextArrival + "), retired as " + retired);
+            }
+            Member<T> m = join(rule, pattern, firstArrival);
+            m.discarded = discarded;
+            m.operator.readHeader(in, RestoreScope.EXACT);
+            if (retired != 0) {
+                m.retired = retired == 1 ? RetirePolicy.DRAIN : RetirePolicy.DISCARD;
+                retiredMembers++;
+                versions.retire(m.operator, retired == 1, retiredAt, pendingBefore);
+            }
+        }
+        buffer.buffer().arrivals(nextArrival);
+        publish();
+    }
+
+    /**
+     * Writes the matching state of one key in every version present: how many versions hold some, then each one's
+     * rule and state.
+     */
+    public void writeKeyState(int keyId, DataOutput out, EventCodec<T> events) throws IOException {
+        int holding = 0;
+        for (Member<T> m : members) {
+            holding += m.operator.hasState(keyId) ? 1 : 0;
+        }
+        out.writeInt(holding);
+        for (Member<T> m : members) {
+            if (m.operator.hasState(keyId)) {
+                out.writeUTF(m.rule.id());
+                out.writeInt(m.rule.version());
+                m.operator.writeKeyState(keyId, out, events);
+            }
+        }
+    }
+
+    /** @return whether some version holds matching state for the key */
+    public boolean holdsState(int keyId) {
+        for (Member<T> m : members) {
+            if (m.operator.hasState(keyId)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Restores what {@link #writeKeyState} wrote, after {@link #readHeader}. */
+    public void readKeyState(Object key, DataInput in, EventCodec<T> events) throws IOException {
+        int holding = readCount(in, "a key held by %d rule versions");
+        for (int i = 0; i < holding; i++) {
+            RuleVersion rule = new RuleVersion(in.readUTF(), in.readInt());
+            Member<T> m = null;
+            for (Member<T> candidate : members) {
+                if (candidate.rule.equals(rule)) {
+                    m = candidate;
+                }
+            }
+            if (m == null) {
+                throw new IOException("key " + key + " has state in rule " + rule + ", which the state's header does"
+                        + " not name");
+            }
+            m.operator.readKeyState(key, in, events);
+        }
+    }
+
+    /** Puts back a buffered event under its arrival number (a restore, in arrival order, after the keys). */
+    public void restoreBuffered(int keyId, T event, long timestamp, long arrival) {
+        buffer.restore(keyId, event, timestamp, arrival);
+    }
+
+    /** Completes a restore: the restored keys are settled in every version. */
+    public void settleRestored() {
+        for (Member<T> m : members) {
+            m.operator.settleRestored();
+            versions.touchedOutsideRound(m.operator);
+        }
     }
 
     /** @return the versions on this shard, in force first (for tests) */

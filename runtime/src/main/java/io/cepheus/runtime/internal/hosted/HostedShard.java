@@ -4,9 +4,16 @@ import io.cepheus.nfa.CompiledPattern;
 import io.cepheus.nfa.EventCodec;
 import io.cepheus.nfa.NfaOptions;
 import io.cepheus.runtime.internal.cep.CepOperator;
+import io.cepheus.runtime.internal.cep.RuleSetOperator;
 import io.cepheus.runtime.internal.cep.SharedEventBuffer;
+import io.cepheus.runtime.internal.shard.KeyDictionary;
 import io.cepheus.runtime.internal.shard.RestoreScope;
+import io.cepheus.runtime.internal.shard.ShardContext;
 import io.cepheus.runtime.internal.shard.ShardOperators;
+import io.cepheus.runtime.internal.shard.UserFailures;
+import io.cepheus.runtime.internal.timer.TimerService;
+import io.cepheus.runtime.rules.RuleVersion;
+import java.util.function.Function;
 import io.cepheus.runtime.time.Clock;
 import java.io.DataInput;
 import java.io.DataOutput;
@@ -21,11 +28,13 @@ import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 
 /**
- * A shard of patterns driven by a host's own loop instead of the engine's inbox: a Kafka Streams task hands it each
- * record, its watermark and the wall clock's time, and keeps every key's state where it wants it (its state store)
- * as the state changes, instead of taking whole snapshots. The patterns are the engine's own operators
- * ({@link CepOperator}) on the engine's {@link ShardOperators}: matching, buffering, timeouts and late events are
- * the engine's, on one shared event-time buffer per tie-breaker.
+ * A shard of patterns (and at most one rule set) driven by a host's own loop instead of the engine's inbox: a Kafka
+ * Streams task hands it each record, its watermark and the wall clock's time, and keeps every key's state where it
+ * wants it (its state store) as the state changes, instead of taking whole snapshots. The patterns and the rule set
+ * are the engine's own operators ({@link CepOperator}, {@link RuleSetOperator}) on the engine's
+ * {@link ShardOperators}: matching, buffering, timeouts, late events and rule changes are the engine's, on one
+ * shared event-time buffer per tie-breaker. Every event-time buffer here numbers the same events (every record
+ * not late), so one arrival number names a buffered event in all of them.
  *
  * <p>What the host keeps, and how it puts it back:
  * <ul>
@@ -43,7 +52,7 @@ import java.util.function.LongConsumer;
  *
  * @param <T> the event type
  */
-public final class HostedShard<T> {
+public final class HostedShard<T> implements ShardContext<T> {
 
     /** The format of what {@link #writeHeader} and {@link #writeKey} write; a reader of another one fails. */
     public static final int FORMAT_VERSION = 1;
@@ -54,6 +63,8 @@ public final class HostedShard<T> {
     private final Clock clock;
     private final Set<Object> changedKeys = new LinkedHashSet<>();
     private final BufferedArrivals buffered = new BufferedArrivals();
+    private final UserFailures failures = new UserFailures();
+    private RuleSetOperator<T> ruleSet;
     private long watermark = Long.MIN_VALUE;
     private long nextArrival;
     private boolean eventTime;
@@ -99,6 +110,62 @@ public final class HostedShard<T> {
         return id;
     }
 
+    /**
+     * Adds the rule set (setup, before the first record; at most one). It starts without versions: the host applies
+     * changes with {@link RuleSetOperator#apply}, between records.
+     *
+     * @param options    the NFA options of every version
+     * @param tieBreaker orders events of equal timestamp before arrival order; null for none
+     * @param spec       the versions' outputs
+     * @return the rule set
+     */
+    public RuleSetOperator<T> addRuleSet(NfaOptions options, Comparator<? super T> tieBreaker,
+            RuleSetOperator.Spec<T> spec) {
+        if (ruleSet != null) {
+            throw new IllegalStateException("a hosted shard takes one rule set");
+        }
+        ruleSet = new RuleSetOperator<>(operators.size(), spec, options, tieBreaker, this);
+        ruleSet.keyChanges(changedKeys::add);
+        operators.add(ruleSet);
+        eventTime = true;
+        return ruleSet;
+    }
+
+    /** @return the rule set, or null if none was added */
+    public RuleSetOperator<T> ruleSet() {
+        return ruleSet;
+    }
+
+    @Override
+    public int index() {
+        return 0;
+    }
+
+    @Override
+    public KeyDictionary keys() {
+        return operators.keys();
+    }
+
+    @Override
+    public TimerService timers() {
+        return operators.timers();
+    }
+
+    @Override
+    public Clock clock() {
+        return clock;
+    }
+
+    @Override
+    public UserFailures failures() {
+        return failures;
+    }
+
+    @Override
+    public SharedEventBuffer<T> patternBuffer(Comparator<? super T> tieBreaker) {
+        return operators.patternBuffer(tieBreaker);
+    }
+
     /** @return the patterns' names, in position order */
     public List<String> names() {
         return List.copyOf(names);
@@ -110,6 +177,7 @@ public final class HostedShard<T> {
     }
 
     /** @return the watermark */
+    @Override
     public long watermark() {
         return watermark;
     }
@@ -180,14 +248,19 @@ public final class HostedShard<T> {
             out.writeUTF(names.get(i));
             patterns.get(i).writeHeader(out);
         }
+        out.writeBoolean(ruleSet != null);
+        if (ruleSet != null) {
+            ruleSet.writeHeader(out);
+        }
     }
 
     /**
      * Restores the header, first in a restore.
      *
+     * @param rules the pattern of each rule version the header names (a version being retired too)
      * @throws IOException if it is of another format, or names other patterns than this shard has
      */
-    public void readHeader(DataInput in) throws IOException {
+    public void readHeader(DataInput in, Function<RuleVersion, CompiledPattern<T>> rules) throws IOException {
         requireFormat(in.readInt(), "its header");
         watermark = in.readLong();
         nextArrival = in.readLong();
@@ -207,6 +280,14 @@ public final class HostedShard<T> {
         if (!written.equals(names)) {
             throw new IOException("the state was written by patterns " + written + "; these are " + names
                     + ": restore it with the same patterns in the same order, or start from an empty state");
+        }
+        boolean hadRuleSet = in.readBoolean();
+        if (hadRuleSet != (ruleSet != null)) {
+            throw new IOException("the state was written " + (hadRuleSet ? "with" : "without") + " rules; this"
+                    + " processor has " + (ruleSet != null ? "rules" : "none"));
+        }
+        if (ruleSet != null) {
+            ruleSet.readHeader(in, rules);
         }
         operators.restoreWatermark(watermark);
     }
@@ -241,6 +322,14 @@ public final class HostedShard<T> {
                 out.writeBoolean(false);
             }
         }
+        if (ruleSet != null) {
+            boolean holds = ruleSet.holdsState(id);
+            out.writeBoolean(holds);
+            if (holds) {
+                ruleSet.writeKeyState(id, out, events);
+                any = true;
+            }
+        }
         return any;
     }
 
@@ -251,6 +340,9 @@ public final class HostedShard<T> {
             if (in.readBoolean()) {
                 pattern.readKeyState(key, in, events);
             }
+        }
+        if (ruleSet != null && in.readBoolean()) {
+            ruleSet.readKeyState(key, in, events);
         }
     }
 
@@ -272,6 +364,9 @@ public final class HostedShard<T> {
         for (SharedEventBuffer<T> b : operators.patternBuffers()) {
             b.restore(id, event, timestamp, arrival);
         }
+        if (ruleSet != null) {
+            ruleSet.restoreBuffered(id, event, timestamp, arrival);
+        }
         buffered.add(timestamp, arrival);
     }
 
@@ -282,6 +377,9 @@ public final class HostedShard<T> {
         }
         for (CepOperator<T> pattern : patterns) {
             pattern.settleRestored();
+        }
+        if (ruleSet != null) {
+            ruleSet.settleRestored();
         }
         changedKeys.clear(); // what was just read is what the host holds
     }
