@@ -35,9 +35,9 @@ class ReleaseArtifactsTest {
     @Test
     void eachPublishedJarNamesItsModuleVersionAndLicenseAndCarriesLicenseAndNotice() throws Exception {
         Class<?>[] published = {Pattern.class, NfaCompiler.class, CepEngine.class, io.cepheus.rules.Rules.class,
-            io.cepheus.micrometer.CepheusMetrics.class};
+            io.cepheus.micrometer.CepheusMetrics.class, io.cepheus.kafka.CepProcessorSupplier.class};
         String[] modules = {"io.cepheus.pattern", "io.cepheus.nfa", "io.cepheus.runtime", "io.cepheus.rules",
-            "io.cepheus.micrometer"};
+            "io.cepheus.micrometer", "io.cepheus.kafka"};
         assumeTrue(Files.isRegularFile(codeSource(CepEngine.class)), "the modules are class folders, not jars");
         for (int i = 0; i < published.length; i++) {
             Path jar = codeSource(published[i]);
@@ -79,7 +79,7 @@ class ReleaseArtifactsTest {
             managed.add(m.group(1));
         }
         assertEquals(Set.of("cepheus-nfa", "cepheus-pattern-api", "cepheus-runtime", "cepheus-rules",
-                "cepheus-micrometer"), published, "the modules that deploy");
+                "cepheus-micrometer", "cepheus-kafka-streams"), published, "the modules that deploy");
         assertEquals(published, managed, "the BOM lists every published module, at the build's version");
         assertTrue(!bom.contains("<parent>"), "the BOM has no parent, so it imports nothing of the build's own");
     }

@@ -19,6 +19,7 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.test.TestRecord;
@@ -118,6 +119,40 @@ class BadInputTest {
         PatternMatch<Ev> match = assertInstanceOf(PatternMatch.class, results.get(1));
         assertEquals("{a=[A1@" + NOW + "], b=[B2@" + (NOW + 2) + "]}", match.match().toString());
         assertEquals(2, results.size(), results.toString());
+    }
+
+    @Test
+    void aValueThatCannotBeReadGoesToKafkasDeadLetterQueueAndTheStreamGoesOn() {
+        driver.close();
+        StreamsBuilder builder = new StreamsBuilder();
+        CepStreams<String, Ev> results = CepStreams.of(builder.stream("events",
+                Consumed.with(Serdes.String(), new EvSerde())), CepProcessorSupplier
+                .builder("bad", Serdes.String(), new EvSerde()).inMemoryStore()
+                .pattern("a-then-b", Pattern.<Ev>begin("a").where(e -> e.type() == 'A').followedBy("b")
+                        .where(e -> e.type() == 'B'))
+                .build());
+        results.all().to("results", Produced.with(Serdes.String(), results.outputSerde()));
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "bad-input-dlq");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
+                LogAndContinueExceptionHandler.class.getName());
+        props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, "events-dlq");
+        driver = new TopologyTestDriver(builder.build(), props, WALL_CLOCK);
+        out = driver.createOutputTopic("results", Serdes.String().deserializer(),
+                CepOutput.serde(new EvSerde()).deserializer());
+        in = driver.createInputTopic("events", Serdes.String().serializer(), new EvSerde().serializer());
+        TestInputTopic<String, byte[]> raw = driver.createInputTopic("events", Serdes.String().serializer(),
+                Serdes.ByteArray().serializer());
+        raw.pipeInput("k", new byte[] {1, 2, 3}, NOW);
+        TestOutputTopic<String, byte[]> dlq = driver.createOutputTopic("events-dlq", Serdes.String().deserializer(),
+                Serdes.ByteArray().deserializer());
+        TestRecord<String, byte[]> dead = dlq.readRecord();
+        assertEquals("k", dead.key());
+        assertTrue(new String(dead.headers().lastHeader("__streams.errors.exception").value(),
+                java.nio.charset.StandardCharsets.UTF_8).contains("Exception"));
+        assertTrue(out.isEmpty());
+        assertMatchesAfterwards();
     }
 
     /** The key matches as if nothing bad had come. */

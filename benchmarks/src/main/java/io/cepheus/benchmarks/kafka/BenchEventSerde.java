@@ -9,6 +9,14 @@ import org.apache.kafka.common.serialization.Serializer;
 /** The workloads' events as Kafka record values: key, type, value and timestamp in 18 bytes. */
 public final class BenchEventSerde implements Serde<BenchEvent> {
 
+    /** The serializer as a class a producer's configuration can name. */
+    public static final class Writer implements Serializer<BenchEvent> {
+        @Override
+        public byte[] serialize(String topic, BenchEvent e) {
+            return new BenchEventSerde().serializer().serialize(topic, e);
+        }
+    }
+
     @Override
     public Serializer<BenchEvent> serializer() {
         return (topic, e) -> e == null ? null

@@ -49,12 +49,46 @@ public final class KafkaWorkloadRunner {
     private KafkaWorkloadRunner() {
     }
 
+    /**
+     * The processor's state store at the middle of the stream: its key entries (each a live key's matching state)
+     * and its buffered events.
+     *
+     * @param keys         key entries
+     * @param keyBytes     their bytes, keys and values
+     * @param events       buffered-event entries
+     * @param eventBytes   their bytes
+     */
+    public record StoreSample(long keys, long keyBytes, long events, long eventBytes) {
+        /** @return bytes per key entry */
+        public double bytesPerKey() {
+            return keys == 0 ? 0 : (double) keyBytes / keys;
+        }
+    }
+
     /** What one run gave and took. */
-    public record Outcome(RunResult result, long nanos, long changelogRecords) {
+    public record Outcome(RunResult result, long nanos, long changelogRecords, StoreSample middle) {
         /** @return events per second */
         public double eventsPerSecond(int events) {
             return events / (nanos / 1e9);
         }
+    }
+
+    /**
+     * Runs a workload and prints its counts, speed and mid-stream store size.
+     *
+     * <pre>java -cp benchmarks/target/benchmarks.jar io.cepheus.benchmarks.kafka.KafkaWorkloadRunner W2 [rocksdb]</pre>
+     *
+     * @param args the workload, then {@code rocksdb} for a persistent store (default in memory)
+     */
+    public static void main(String[] args) {
+        Workload workload = Workload.valueOf(args.length > 0 ? args[0] : "W2");
+        boolean inMemory = args.length < 2 || !args[1].equals("rocksdb");
+        WorkloadStream stream = io.cepheus.benchmarks.workloads.WorkloadGenerator.generate(workload);
+        Outcome o = run(stream, inMemory);
+        System.out.printf(java.util.Locale.ROOT, "%s on TopologyTestDriver (%s store): %s, %.0f events/s, %,d changelog"
+                + " records, mid-stream store %s (%.0f B per key entry)%n", workload, inMemory ? "in-memory"
+                : "RocksDB", o.result(), o.eventsPerSecond(stream.size()), o.changelogRecords(), o.middle(),
+                o.middle().bytesPerKey());
     }
 
     /**
@@ -96,8 +130,15 @@ public final class KafkaWorkloadRunner {
                     "cepheus-bench-" + cep.storeName() + "-changelog", new ByteArrayDeserializer(),
                     new ByteArrayDeserializer());
             BenchEvent[] events = stream.events();
+            StoreSample middle = null;
             long start = System.nanoTime();
+            long sampling = 0;
             for (int i = 0; i < events.length; i++) {
+                if (i == events.length / 2) {
+                    long s0 = System.nanoTime();
+                    middle = sample(driver.getKeyValueStore(cep.storeName()));
+                    sampling = System.nanoTime() - s0;
+                }
                 in.pipeInput(events[i].key(), events[i], events[i].ts());
                 if ((i & 0x3fff) == 0) {
                     changelogRecords += changelog.getQueueSize(); // the driver keeps what it captured: let it go
@@ -107,12 +148,34 @@ public final class KafkaWorkloadRunner {
             long last = events[events.length - 1].ts();
             in.pipeInput(CLOSING_KEY, new BenchEvent(CLOSING_KEY, '-', 0, last + workload.windowMs() + 1),
                     last + workload.windowMs() + 1);
-            nanos = System.nanoTime() - start;
+            nanos = System.nanoTime() - start - sampling;
             changelogRecords += changelog.getQueueSize();
+            return new Outcome(tally.result(), nanos, changelogRecords, middle);
         } finally {
             deleteTree(stateDir);
         }
-        return new Outcome(tally.result(), nanos, changelogRecords);
+    }
+
+    private static StoreSample sample(org.apache.kafka.streams.state.KeyValueStore<Object, Object> store) {
+        long keys = 0;
+        long keyBytes = 0;
+        long buffered = 0;
+        long eventBytes = 0;
+        try (org.apache.kafka.streams.state.KeyValueIterator<Object, Object> it = store.all()) {
+            while (it.hasNext()) {
+                org.apache.kafka.streams.KeyValue<Object, Object> e = it.next();
+                byte[] k = ((org.apache.kafka.common.utils.Bytes) e.key).get();
+                long size = k.length + ((byte[]) e.value).length;
+                if (k[0] == 'K') {
+                    keys++;
+                    keyBytes += size;
+                } else if (k[0] == 'E') {
+                    buffered++;
+                    eventBytes += size;
+                }
+            }
+        }
+        return new StoreSample(keys, keyBytes, buffered, eventBytes);
     }
 
     /** Counts the matches and timeouts as the workloads define them. */

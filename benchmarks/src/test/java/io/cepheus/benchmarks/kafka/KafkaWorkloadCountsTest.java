@@ -20,8 +20,10 @@ class KafkaWorkloadCountsTest {
     void publishedCounts(Workload workload) {
         WorkloadStream stream = WorkloadGenerator.generate(workload);
         KafkaWorkloadRunner.Outcome outcome = KafkaWorkloadRunner.run(stream, true);
-        System.out.printf("%s through the Kafka Streams processor: %s, %.0f events/s, %,d changelog records%n",
-                workload, outcome.result(), outcome.eventsPerSecond(stream.size()), outcome.changelogRecords());
+        System.out.printf("%s through the Kafka Streams processor on TopologyTestDriver: %s, %.0f events/s, %,d"
+                + " changelog records; mid-stream store: %s, %.0f B per key%n", workload, outcome.result(),
+                outcome.eventsPerSecond(stream.size()), outcome.changelogRecords(), outcome.middle(),
+                outcome.middle().bytesPerKey());
         assertEquals(List.of(), outcome.result().differencesFrom(workload));
     }
 }

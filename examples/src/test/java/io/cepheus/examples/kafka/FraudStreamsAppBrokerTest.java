@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.cepheus.examples.Alert;
 import io.cepheus.examples.FraudEvent;
 import io.cepheus.examples.SampleStream;
+import io.cepheus.kafka.KafkaBroker;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -69,6 +69,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
 public final class CepProcessor<K, V> implements Processor<K, V, K, CepOutput<V>> {
 
     private final ProcessorSpec<K, V> spec;
+    /** Whether some pattern runs in processing time (asked once, not per record). */
+    private final boolean inProcessingTime;
     private final ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
     private final DataOutputStream out = new DataOutputStream(bytes);
     private ProcessorContext<K, CepOutput<V>> context;
@@ -98,6 +100,7 @@ public final class CepProcessor<K, V> implements Processor<K, V, K, CepOutput<V>
     /** @param spec what the processor is made of */
     public CepProcessor(ProcessorSpec<K, V> spec) {
         this.spec = spec;
+        this.inProcessingTime = spec.inProcessingTime();
     }
 
     @Override
@@ -136,7 +139,7 @@ public final class CepProcessor<K, V> implements Processor<K, V, K, CepOutput<V>
                         }
                     });
         }
-        if (spec.inProcessingTime()) {
+        if (inProcessingTime) {
             context.schedule(Duration.ofMillis(spec.wallClockIntervalMillis()), PunctuationType.WALL_CLOCK_TIME,
                     now -> {
                         if (host.advanceProcessingTime() > 0) {
@@ -207,7 +210,7 @@ public final class CepProcessor<K, V> implements Processor<K, V, K, CepOutput<V>
         if (emittedWatermark > host.watermark()) {
             host.advanceWatermark(emittedWatermark, a -> store.delete(StateKeys.event(a)));
         }
-        if (spec.inProcessingTime()) {
+        if (inProcessingTime) {
             host.advanceProcessingTime();
         }
         persist();

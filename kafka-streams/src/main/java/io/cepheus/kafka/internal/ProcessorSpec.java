@@ -59,6 +59,11 @@ public record ProcessorSpec<K, V>(String name, Serde<K> keys, Serde<V> values, L
 
     /** @return whether some pattern runs in processing time */
     public boolean inProcessingTime() {
-        return patterns.stream().anyMatch(PatternSpec::processingTime);
+        for (int i = 0; i < patterns.size(); i++) {
+            if (patterns.get(i).processingTime()) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -1,13 +1,9 @@
 package io.cepheus.kafka.conformance;
 
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.cepheus.nfa.conformance.CaseFileRunner;
 import io.cepheus.nfa.conformance.CaseVerdict;
 import io.cepheus.nfa.conformance.ConformanceDirectory;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -26,31 +22,14 @@ class KafkaConformanceTest {
 
     @TestFactory
     Stream<DynamicTest> everyCaseThroughTheProcessor() throws IOException {
-        ConformanceDirectory dir = ConformanceDirectory.fromSystem();
-        List<Path> files;
-        try (Stream<Path> list = Files.list(dir.requireExisting(ConformanceDirectory.DIR_PROPERTY))) {
-            files = list.filter(p -> p.getFileName().toString().endsWith(".case")).sorted().toList();
-        }
-        assertTrue(!files.isEmpty(), "no *.case files in conformance directory " + dir.chosen());
-        return files.stream().map(file -> DynamicTest.dynamicTest(file.getFileName().toString(), () -> {
-            List<CaseVerdict> verdicts = CaseFileRunner.run(file, KafkaCaseDriver::run);
-            VERDICTS.addAll(verdicts);
-            StringBuilder failures = new StringBuilder();
-            for (CaseVerdict v : verdicts) {
-                if (!v.passed()) {
-                    System.out.println(v.report());
-                    failures.append(v.name()).append(' ');
-                }
-            }
-            assertTrue(failures.length() == 0, "failing cases: " + failures);
-        }));
+        return CaseFiles.each(ConformanceDirectory.fromSystem(), ConformanceDirectory.DIR_PROPERTY,
+                file -> CaseFileRunner.run(file, KafkaCaseDriver::run), VERDICTS);
     }
 
     @AfterAll
     static void summary() {
-        long passed = VERDICTS.stream().filter(CaseVerdict::passed).count();
-        System.out.println("conformance (Kafka Streams processor on TopologyTestDriver): " + passed + " passed, "
-                + (VERDICTS.size() - passed) + " failed");
-        System.out.println("conformance: " + passed + " passed, " + (VERDICTS.size() - passed) + " failed");
+        System.out.println(CaseFiles.closingLine("conformance (Kafka Streams processor on TopologyTestDriver)",
+                VERDICTS));
+        System.out.println(CaseFiles.closingLine("conformance", VERDICTS));
     }
 }

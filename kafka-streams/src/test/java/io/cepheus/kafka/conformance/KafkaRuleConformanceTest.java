@@ -1,7 +1,5 @@
 package io.cepheus.kafka.conformance;
 
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.cepheus.kafka.CepOutput;
 import io.cepheus.kafka.CepProcessorSupplier;
 import io.cepheus.kafka.CepStreams;
@@ -21,7 +19,6 @@ import io.cepheus.nfa.conformance.InputToken;
 import io.cepheus.nfa.conformance.MatchFormat;
 import io.cepheus.rules.conformance.RuleCase;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -51,34 +48,17 @@ class KafkaRuleConformanceTest {
 
     @TestFactory
     Stream<DynamicTest> everyRuleCaseFromTheRulesTopic() throws IOException {
-        ConformanceDirectory dir = ConformanceDirectory.locate(System.getProperty("cepheus.rules.conformance.dir"),
-                Path.of("").toAbsolutePath(), "rules");
-        List<Path> files;
-        try (Stream<Path> list = Files.list(dir.requireExisting("cepheus.rules.conformance.dir"))) {
-            files = list.filter(p -> p.getFileName().toString().endsWith(".case")).sorted().toList();
-        }
-        assertTrue(!files.isEmpty(), "no *.case files in " + dir.chosen());
-        return files.stream().map(file -> DynamicTest.dynamicTest(file.getFileName().toString(), () -> {
-            List<CaseVerdict> verdicts = CaseFileRunner.run(file, RuleCase::read, RuleCase::name,
-                    KafkaRuleConformanceTest::run);
-            VERDICTS.addAll(verdicts);
-            StringBuilder failures = new StringBuilder();
-            for (CaseVerdict v : verdicts) {
-                if (!v.passed()) {
-                    System.out.println(v.report());
-                    failures.append(v.name()).append(' ');
-                }
-            }
-            assertTrue(failures.length() == 0, "failing cases: " + failures);
-        }));
+        String property = "cepheus.rules.conformance.dir";
+        return CaseFiles.each(ConformanceDirectory.locate(System.getProperty(property), Path.of("").toAbsolutePath(),
+                "rules"), property, file -> CaseFileRunner.run(file, RuleCase::read, RuleCase::name,
+                        KafkaRuleConformanceTest::run), VERDICTS);
     }
 
     @AfterAll
     static void summary() {
-        long passed = VERDICTS.stream().filter(CaseVerdict::passed).count();
-        System.out.println("rules conformance (Kafka Streams processor, rules from a topic): " + passed + " passed, "
-                + (VERDICTS.size() - passed) + " failed");
-        System.out.println("rules conformance: " + passed + " passed, " + (VERDICTS.size() - passed) + " failed");
+        System.out.println(CaseFiles.closingLine("rules conformance (Kafka Streams processor, rules from a topic)",
+                VERDICTS));
+        System.out.println(CaseFiles.closingLine("rules conformance", VERDICTS));
     }
 
     /** Runs one case: its rule on the rules topic, then its events. */

@@ -485,14 +485,7 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
         }
         out.writeInt(members.size());
         for (Member<T> m : members) {
-            out.writeUTF(m.rule.id());
-            out.writeInt(m.rule.version());
-            out.writeLong(m.pattern.structureFingerprint());
-            out.writeByte(m.retired == null ? 0 : m.retired == RetirePolicy.DRAIN ? 1 : 2);
-            out.writeLong(versions.firstArrival(m.operator));
-            out.writeLong(versions.retiredAt(m.operator));
-            out.writeLong(versions.pendingBefore(m.operator));
-            out.writeLong(m.discarded);
+            writeMember(out, m);
             out.writeLong(m.operator.partialMatches());
             out.writeInt(m.operator.liveKeys());
             ByteArrayOutputStream block = new ByteArrayOutputStream();
@@ -778,16 +771,25 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
         out.writeLong(buffer.buffer().arrivals());
         out.writeInt(members.size());
         for (Member<T> m : members) {
-            out.writeUTF(m.rule.id());
-            out.writeInt(m.rule.version());
-            out.writeLong(m.pattern.structureFingerprint());
-            out.writeByte(m.retired == null ? 0 : m.retired == RetirePolicy.DRAIN ? 1 : 2);
-            out.writeLong(versions.firstArrival(m.operator));
-            out.writeLong(versions.retiredAt(m.operator));
-            out.writeLong(versions.pendingBefore(m.operator));
-            out.writeLong(m.discarded);
+            writeMember(out, m);
             m.operator.writeHeader(out);
         }
+    }
+
+    /**
+     * Writes what names a version and says where it sees events from and to: its rule, structure fingerprint, how it
+     * is retired (0 in force, 1 draining, 2 discarded), first arrival, retirement arrival, the events that arrived
+     * before it and are still buffered, and its discarded partial matches.
+     */
+    private void writeMember(DataOutput out, Member<T> m) throws IOException {
+        out.writeUTF(m.rule.id());
+        out.writeInt(m.rule.version());
+        out.writeLong(m.pattern.structureFingerprint());
+        out.writeByte(m.retired == null ? 0 : m.retired == RetirePolicy.DRAIN ? 1 : 2);
+        out.writeLong(versions.firstArrival(m.operator));
+        out.writeLong(versions.retiredAt(m.operator));
+        out.writeLong(versions.pendingBefore(m.operator));
+        out.writeLong(m.discarded);
     }
 
     /**

@@ -1,4 +1,4 @@
-package io.cepheus.examples.kafka;
+package io.cepheus.kafka;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -20,9 +20,10 @@ import org.apache.kafka.common.utils.Time;
 /**
  * One Kafka broker in KRaft mode (broker and controller in one node), run inside the test JVM from Kafka's own
  * server artifacts: its log directory is formatted as {@code kafka-storage.sh format} does, then the server starts
- * on two free local ports. Internal topics have one replica, as a single node needs.
+ * on two free local ports. Internal topics have one replica, as a single node needs. Shared with the examples'
+ * broker test and the benchmarks through this module's test jar.
  */
-final class KafkaBroker implements AutoCloseable {
+public final class KafkaBroker implements AutoCloseable {
 
     private final KafkaRaftServer server;
     private final String bootstrap;
@@ -38,7 +39,7 @@ final class KafkaBroker implements AutoCloseable {
      * @param dir where it keeps its logs
      * @return the running broker
      */
-    static KafkaBroker start(Path dir) throws Exception {
+    public static KafkaBroker start(Path dir) throws Exception {
         int brokerPort = freePort();
         int controllerPort = freePort();
         Properties p = new Properties();
@@ -79,7 +80,7 @@ final class KafkaBroker implements AutoCloseable {
     }
 
     /** @return the broker's {@code bootstrap.servers} */
-    String bootstrap() {
+    public String bootstrap() {
         return bootstrap;
     }
 
