@@ -629,13 +629,14 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
         }
         int count = readCount(in, "a rule set with %d rule versions");
         for (int i = 0; i < count; i++) {
-            RuleVersion rule = new RuleVersion(in.readUTF(), in.readInt());
-            long fingerprint = in.readLong();
-            int retired = in.readByte();
-            long firstArrival = in.readLong();
-            long retiredAt = in.readLong();
-            long pendingBefore = in.readLong();
-            long discarded = in.readLong();
+            MemberHeader h = MemberHeader.read(in);
+            RuleVersion rule = h.rule();
+            long fingerprint = h.fingerprint();
+            int retired = h.retired();
+            long firstArrival = h.firstArrival();
+            long retiredAt = h.retiredAt();
+            long pendingBefore = h.pendingBefore();
+            long discarded = h.discarded();
             long partialMatches = in.readLong();
             int liveKeys = in.readInt();
             int length = readCount(in, "a rule version's state of %d bytes");
@@ -776,6 +777,15 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
         }
     }
 
+    /** What {@link #writeMember} wrote of a version. */
+    private record MemberHeader(RuleVersion rule, long fingerprint, int retired, long firstArrival, long retiredAt,
+            long pendingBefore, long discarded) {
+        static MemberHeader read(DataInput in) throws IOException {
+            return new MemberHeader(new RuleVersion(in.readUTF(), in.readInt()), in.readLong(), in.readByte(),
+                    in.readLong(), in.readLong(), in.readLong(), in.readLong());
+        }
+    }
+
     /**
      * Writes what names a version and says where it sees events from and to: its rule, structure fingerprint, how it
      * is retired (0 in force, 1 draining, 2 discarded), first arrival, retirement arrival, the events that arrived
@@ -810,18 +820,15 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
         long nextArrival = in.readLong();
         int count = readCount(in, "a rule set with %d rule versions");
         for (int i = 0; i < count; i++) {
-            RuleVersion rule = new RuleVersion(in.readUTF(), in.readInt());
-            long fingerprint = in.readLong();
-            int retired = in.readByte();
-            long firstArrival = in.readLong();
-            long retiredAt = in.readLong();
-            long pendingBefore = in.readLong();
-            long discarded = in.readLong();
+            MemberHeader h = MemberHeader.read(in);
+            RuleVersion rule = h.rule();
+            long firstArrival = h.firstArrival();
+            int retired = h.retired();
             CompiledPattern<T> pattern = patterns.apply(rule);
             if (pattern == null) {
                 throw new IOException("no pattern for rule " + rule + ", which the state holds");
             }
-            if (pattern.structureFingerprint() != fingerprint) {
+            if (pattern.structureFingerprint() != h.fingerprint()) {
                 throw new IOException("rule " + rule + " has another structure than when its state was written");
             }
             if (firstArrival < 0 || firstArrival > nextArrival || retired < 0 || retired > 2) {
@@ -829,12 +836,12 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
                         + nextArrival + "), retired as " + retired);
             }
             Member<T> m = join(rule, pattern, firstArrival);
-            m.discarded = discarded;
+            m.discarded = h.discarded();
             m.operator.readHeader(in, RestoreScope.EXACT);
             if (retired != 0) {
                 m.retired = retired == 1 ? RetirePolicy.DRAIN : RetirePolicy.DISCARD;
                 retiredMembers++;
-                versions.retire(m.operator, retired == 1, retiredAt, pendingBefore);
+                versions.retire(m.operator, retired == 1, h.retiredAt(), h.pendingBefore());
             }
         }
         buffer.buffer().arrivals(nextArrival);
