@@ -102,7 +102,7 @@ public final class CepProcessorSupplier<K, V> implements ProcessorSupplier<K, V,
 
     /** @return the serde of the processor's output */
     public Serde<CepOutput<V>> outputSerde() {
-        return CepOutput.serde(spec.values());
+        return CepSerdes.output(spec.values());
     }
 
     /**

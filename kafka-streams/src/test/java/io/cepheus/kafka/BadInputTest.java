@@ -64,7 +64,7 @@ class BadInputTest {
         driver = new TopologyTestDriver(builder.build(), props, WALL_CLOCK);
         in = driver.createInputTopic("events", Serdes.String().serializer(), new EvSerde().serializer());
         out = driver.createOutputTopic("results", Serdes.String().deserializer(),
-                CepOutput.serde(new EvSerde()).deserializer());
+                CepSerdes.output(new EvSerde()).deserializer());
     }
 
     @AfterEach
@@ -140,7 +140,7 @@ class BadInputTest {
         props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, "events-dlq");
         driver = new TopologyTestDriver(builder.build(), props, WALL_CLOCK);
         out = driver.createOutputTopic("results", Serdes.String().deserializer(),
-                CepOutput.serde(new EvSerde()).deserializer());
+                CepSerdes.output(new EvSerde()).deserializer());
         in = driver.createInputTopic("events", Serdes.String().serializer(), new EvSerde().serializer());
         TestInputTopic<String, byte[]> raw = driver.createInputTopic("events", Serdes.String().serializer(),
                 Serdes.ByteArray().serializer());

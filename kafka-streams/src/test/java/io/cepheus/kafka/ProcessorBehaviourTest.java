@@ -52,7 +52,7 @@ class ProcessorBehaviourTest {
 
     private static TestOutputTopic<String, CepOutput<Ev>> results(TopologyTestDriver d) {
         return d.createOutputTopic("results", Serdes.String().deserializer(),
-                CepOutput.serde(new EvSerde()).deserializer());
+                CepSerdes.output(new EvSerde()).deserializer());
     }
 
     private static TestInputTopic<String, Ev> events(TopologyTestDriver d) {

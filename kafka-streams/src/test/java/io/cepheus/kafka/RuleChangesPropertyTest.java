@@ -182,7 +182,7 @@ class RuleChangesPropertyTest {
             results.all().to("results", Produced.with(Serdes.String(), results.outputSerde()));
             return builder.build();
         }, "changes-state", Serdes.String().serializer(), new EvSerde().serializer(), Serdes.String().deserializer(),
-                CepOutput.serde(new EvSerde()).deserializer());
+                CepSerdes.output(new EvSerde()).deserializer());
         TestInputTopic<String, String> rules = rulesInput(rig);
         for (Step step : steps) {
             if (step instanceof Event e) {

@@ -149,7 +149,7 @@ class SameAsEnginePropertyTest {
             results.all().to("results", Produced.with(Serdes.String(), results.outputSerde()));
             return builder.build();
         }, store, Serdes.String().serializer(), new EvSerde().serializer(), Serdes.String().deserializer(),
-                CepOutput.serde(new EvSerde()).deserializer());
+                CepSerdes.output(new EvSerde()).deserializer());
         for (int i = 0; i < example.input().size(); i++) {
             TestDriverRig.Restart restart = example.cuts().get(i);
             if (restart != null) {

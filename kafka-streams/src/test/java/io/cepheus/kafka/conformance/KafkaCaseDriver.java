@@ -1,6 +1,7 @@
 package io.cepheus.kafka.conformance;
 
 import io.cepheus.kafka.CepOutput;
+import io.cepheus.kafka.CepSerdes;
 import io.cepheus.kafka.CepProcessorSupplier;
 import io.cepheus.kafka.CepStreams;
 import io.cepheus.kafka.DurableStore;
@@ -92,7 +93,7 @@ public final class KafkaCaseDriver {
         }
         TestDriverRig<String, Ev, CepOutput<Ev>> rig = new TestDriverRig<>(topology, STORE,
                 Serdes.String().serializer(), new EvSerde().serializer(), Serdes.String().deserializer(),
-                CepOutput.serde(new EvSerde()).deserializer());
+                CepSerdes.output(new EvSerde()).deserializer());
         try {
             for (int i = 0; i < input.size(); i++) {
                 TestDriverRig.Restart restart = restarts.get(i);

@@ -1,6 +1,7 @@
 package io.cepheus.kafka.conformance;
 
 import io.cepheus.kafka.CepOutput;
+import io.cepheus.kafka.CepSerdes;
 import io.cepheus.kafka.CepProcessorSupplier;
 import io.cepheus.kafka.CepStreams;
 import io.cepheus.kafka.DurableStore;
@@ -81,7 +82,7 @@ class KafkaRuleConformanceTest {
             results.all().to("results", Produced.with(Serdes.String(), results.outputSerde()));
             return builder.build();
         }, STORE, Serdes.String().serializer(), new EvSerde().serializer(), Serdes.String().deserializer(),
-                CepOutput.serde(new EvSerde()).deserializer());
+                CepSerdes.output(new EvSerde()).deserializer());
         try {
             TestInputTopic<String, String> rules = rig.driver().createInputTopic("rules",
                     Serdes.String().serializer(), Serdes.String().serializer());
