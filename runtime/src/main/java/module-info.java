@@ -17,7 +17,8 @@ module io.cepheus.runtime {
     exports io.cepheus.runtime.window;
     exports io.cepheus.runtime.rules;
     exports io.cepheus.runtime.explain;
-    // the Kafka Streams adapter hosts the engine's pattern operators in its tasks: not an API, so only to it
+    // the Kafka Streams adapter hosts the engine's pattern operators in its tasks: not an API, so only to it (an
+    // automatic module named io.cepheus.kafka by its manifest, since Kafka's own jars carry no module names)
     exports io.cepheus.runtime.internal.hosted to io.cepheus.kafka;
     exports io.cepheus.runtime.internal.cep to io.cepheus.kafka;
     exports io.cepheus.runtime.internal.shard to io.cepheus.kafka;

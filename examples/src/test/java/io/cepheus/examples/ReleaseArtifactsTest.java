@@ -2,6 +2,7 @@ package io.cepheus.examples;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -44,8 +45,14 @@ class ReleaseArtifactsTest {
             try (JarFile file = new JarFile(jar.toFile())) {
                 Attributes main = file.getManifest().getMainAttributes();
                 assertEquals(modules[i], main.getValue("Automatic-Module-Name"), jar + ": module name");
-                try (var descriptor = file.getInputStream(file.getJarEntry("module-info.class"))) {
-                    assertEquals(modules[i], ModuleDescriptor.read(descriptor).name(), jar + ": module-info");
+                if (modules[i].equals("io.cepheus.kafka")) {
+                    // Kafka's jars carry no module names, so a module-info could only require names made up from
+                    // their file names: this module stays automatic, named by its manifest
+                    assertNull(file.getJarEntry("module-info.class"), jar + ": no module-info");
+                } else {
+                    try (var descriptor = file.getInputStream(file.getJarEntry("module-info.class"))) {
+                        assertEquals(modules[i], ModuleDescriptor.read(descriptor).name(), jar + ": module-info");
+                    }
                 }
                 assertNotNull(main.getValue("Implementation-Version"), jar + ": version");
                 assertTrue(jar.getFileName().toString().contains(main.getValue("Implementation-Version")),
