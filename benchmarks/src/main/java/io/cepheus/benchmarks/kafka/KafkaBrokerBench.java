@@ -1,5 +1,6 @@
 package io.cepheus.benchmarks.kafka;
 
+import io.cepheus.benchmarks.StopwatchClock;
 import io.cepheus.benchmarks.RuntimeWorkloadRunner;
 import io.cepheus.benchmarks.workloads.BenchEvent;
 import io.cepheus.benchmarks.workloads.MatchChecksum;
@@ -62,9 +63,9 @@ public final class KafkaBrokerBench {
         Workload workload = Workload.valueOf(args.length > 0 ? args[0] : "W2");
         WorkloadStream stream = WorkloadGenerator.generate(workload);
         RuntimeWorkloadRunner engine = RuntimeWorkloadRunner.forWorkload(workload, 1);
-        long e0 = System.nanoTime();
+        long e0 = StopwatchClock.nanos();
         RunResult inJvm = engine.run(stream);
-        double inJvmRate = stream.size() / ((System.nanoTime() - e0) / 1e9);
+        double inJvmRate = stream.size() / ((StopwatchClock.nanos() - e0) / 1e9);
         System.out.printf(Locale.ROOT, "%s in-JVM engine, 1 shard: %s, %.0f events/s%n", workload, inJvm, inJvmRate);
 
         Path dir = Files.createTempDirectory("cepheus-kafka-bench");
@@ -72,10 +73,10 @@ public final class KafkaBrokerBench {
             try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrap()))) {
                 admin.createTopics(List.of(new NewTopic("events", PARTITIONS, (short) 1))).all().get();
             }
-            long p0 = System.nanoTime();
+            long p0 = StopwatchClock.nanos();
             produce(broker.bootstrap(), stream);
             System.out.printf(Locale.ROOT, "produced %,d events in %.1f s%n", stream.size(),
-                    (System.nanoTime() - p0) / 1e9);
+                    (StopwatchClock.nanos() - p0) / 1e9);
             int[] threadCounts = args.length > 1
                     ? java.util.Arrays.stream(args, 1, args.length).mapToInt(Integer::parseInt).toArray()
                     : new int[] {1, 2};
@@ -165,18 +166,18 @@ public final class KafkaBrokerBench {
         try {
             streams.setStateListener((now, before) -> {
                 if (now == KafkaStreams.State.RUNNING && running[0] == 0) {
-                    running[0] = System.nanoTime();
+                    running[0] = StopwatchClock.nanos();
                 }
             });
-            long started = System.nanoTime();
+            long started = StopwatchClock.nanos();
             streams.start();
             while (!done.await(10, TimeUnit.SECONDS)) {
                 System.out.println(progress.get() + " (" + streams.state() + ")");
-                if (System.nanoTime() - started > TimeUnit.MINUTES.toNanos(10)) {
+                if (StopwatchClock.nanos() - started > TimeUnit.MINUTES.toNanos(10)) {
                     throw new IllegalStateException(applicationId + " did not finish within 10 minutes");
                 }
             }
-            report.accept(System.nanoTime() - running[0]);
+            report.accept(StopwatchClock.nanos() - running[0]);
         } finally {
             streams.close(java.time.Duration.ofSeconds(30));
         }

@@ -1,5 +1,6 @@
 package io.cepheus.benchmarks.kafka;
 
+import io.cepheus.benchmarks.StopwatchClock;
 import io.cepheus.benchmarks.workloads.BenchEvent;
 import io.cepheus.benchmarks.workloads.MatchChecksum;
 import io.cepheus.benchmarks.workloads.RunResult;
@@ -131,13 +132,13 @@ public final class KafkaWorkloadRunner {
                     new ByteArrayDeserializer());
             BenchEvent[] events = stream.events();
             StoreSample middle = null;
-            long start = System.nanoTime();
+            long start = StopwatchClock.nanos();
             long sampling = 0;
             for (int i = 0; i < events.length; i++) {
                 if (i == events.length / 2) {
-                    long s0 = System.nanoTime();
+                    long s0 = StopwatchClock.nanos();
                     middle = sample(driver.getKeyValueStore(cep.storeName()));
-                    sampling = System.nanoTime() - s0;
+                    sampling = StopwatchClock.nanos() - s0;
                 }
                 in.pipeInput(events[i].key(), events[i], events[i].ts());
                 if ((i & 0x3fff) == 0) {
@@ -148,7 +149,7 @@ public final class KafkaWorkloadRunner {
             long last = events[events.length - 1].ts();
             in.pipeInput(CLOSING_KEY, new BenchEvent(CLOSING_KEY, '-', 0, last + workload.windowMs() + 1),
                     last + workload.windowMs() + 1);
-            nanos = System.nanoTime() - start - sampling;
+            nanos = StopwatchClock.nanos() - start - sampling;
             changelogRecords += changelog.getQueueSize();
             return new Outcome(tally.result(), nanos, changelogRecords, middle);
         } finally {
