@@ -281,7 +281,7 @@ public final class CepProcessor<K, V> implements Processor<K, V, K, CepOutput<V>
     private final class RuleOutputs implements RuleSetOperator.Spec<V> {
         @Override
         public CepOperator.Output<V> output(RuleVersion rule, ShardContext<V> shard) {
-            return new RuleOutput(rule);
+            return new Output(rule);
         }
 
         @Override
@@ -299,83 +299,57 @@ public final class CepProcessor<K, V> implements Processor<K, V, K, CepOutput<V>
         }
     }
 
-    /** One rule version's results. */
-    private final class RuleOutput implements CepOperator.Output<V> {
+    /**
+     * One pattern's or rule version's results, forwarded as they come: a pattern's as {@link PatternMatch} and
+     * {@link PatternTimeout}, a rule version's as {@link RuleMatch} and {@link RuleTimeout}; dead letters name
+     * either.
+     */
+    private final class Output implements CepOperator.Output<V> {
+        /** The pattern's name, or "rule ID vN": what dead letters name. */
+        private final String source;
+        /** Null for a pattern. */
         private final RuleVersion rule;
 
-        RuleOutput(RuleVersion rule) {
+        Output(String pattern) {
+            this.source = pattern;
+            this.rule = null;
+        }
+
+        Output(RuleVersion rule) {
+            this.source = "rule " + rule.id() + " v" + rule.version();
             this.rule = rule;
         }
 
         @Override
-        @SuppressWarnings("unchecked")
         public void match(Object key, Match<V> match, long timestamp) {
-            context.forward(new Record<>((K) key, new RuleMatch<>(rule.id(), rule.version(), match), timestamp));
+            forward(key, rule == null ? new PatternMatch<>(source, match)
+                    : new RuleMatch<>(rule.id(), rule.version(), match), timestamp);
         }
 
         @Override
-        @SuppressWarnings("unchecked")
         public void timeout(Object key, Match<V> partialMatch, long timeoutTimestamp) {
-            context.forward(new Record<>((K) key, new RuleTimeout<>(rule.id(), rule.version(), partialMatch),
-                    timeoutTimestamp));
+            forward(key, rule == null ? new PatternTimeout<>(source, partialMatch)
+                    : new RuleTimeout<>(rule.id(), rule.version(), partialMatch), timeoutTimestamp);
         }
 
         @Override
         public void late(Object key, V event, long timestamp) {
+            // reported once per record by the processor, not once per pattern or rule
         }
 
         @Override
-        @SuppressWarnings("unchecked")
         public void deadLetter(Object key, V event, long timestamp, RuntimeException error) {
-            context.forward(new Record<>((K) key, new DeadLetterEvent<>("rule " + rule.id() + " v" + rule.version(),
-                    event, String.valueOf(error)), timestamp));
+            forward(key, new DeadLetterEvent<>(source, event, String.valueOf(error)), timestamp);
         }
 
         @Override
-        @SuppressWarnings("unchecked")
         public void skipFailed(Object key, long timestamp, SkipStrategyException error) {
-            context.forward(new Record<>((K) key, new DeadLetterEvent<>("rule " + rule.id() + " v" + rule.version(),
-                    null, String.valueOf(error)), timestamp));
-        }
-    }
-
-    /** One pattern's results, forwarded as they come. */
-    private final class Output implements CepOperator.Output<V> {
-        private final String pattern;
-
-        Output(String pattern) {
-            this.pattern = pattern;
+            forward(key, new DeadLetterEvent<>(source, null, String.valueOf(error)), timestamp);
         }
 
-        @Override
         @SuppressWarnings("unchecked")
-        public void match(Object key, Match<V> match, long timestamp) {
-            context.forward(new Record<>((K) key, new PatternMatch<>(pattern, match), timestamp));
-        }
-
-        @Override
-        @SuppressWarnings("unchecked")
-        public void timeout(Object key, Match<V> partialMatch, long timeoutTimestamp) {
-            context.forward(new Record<>((K) key, new PatternTimeout<>(pattern, partialMatch), timeoutTimestamp));
-        }
-
-        @Override
-        public void late(Object key, V event, long timestamp) {
-            // reported once per record by the processor, not once per pattern
-        }
-
-        @Override
-        @SuppressWarnings("unchecked")
-        public void deadLetter(Object key, V event, long timestamp, RuntimeException error) {
-            context.forward(new Record<>((K) key, new DeadLetterEvent<>(pattern, event, String.valueOf(error)),
-                    timestamp));
-        }
-
-        @Override
-        @SuppressWarnings("unchecked")
-        public void skipFailed(Object key, long timestamp, SkipStrategyException error) {
-            context.forward(new Record<>((K) key, new DeadLetterEvent<>(pattern, null, String.valueOf(error)),
-                    timestamp));
+        private void forward(Object key, CepOutput<V> output, long timestamp) {
+            context.forward(new Record<>((K) key, output, timestamp));
         }
     }
 }
