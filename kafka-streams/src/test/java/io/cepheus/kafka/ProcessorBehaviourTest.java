@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.cepheus.kafka.conformance.EvSerde;
+import io.cepheus.kafka.conformance.EvTopologies;
 import io.cepheus.nfa.conformance.Ev;
 import io.cepheus.pattern.Pattern;
 import io.cepheus.rules.Rules;
@@ -16,14 +17,11 @@ import java.util.List;
 import java.util.Properties;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.TopologyTestDriver;
-import org.apache.kafka.streams.kstream.Consumed;
-import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.Test;
 
@@ -42,14 +40,6 @@ class ProcessorBehaviourTest {
         return new TopologyTestDriver(topology, props, START);
     }
 
-    private static Topology topology(CepProcessorSupplier<String, Ev> cep) {
-        StreamsBuilder builder = new StreamsBuilder();
-        CepStreams<String, Ev> results = CepStreams.of(builder,
-                builder.stream("events", Consumed.with(Serdes.String(), new EvSerde())), cep);
-        results.all().to("results", Produced.with(Serdes.String(), results.outputSerde()));
-        return builder.build();
-    }
-
     private static TestOutputTopic<String, CepOutput<Ev>> results(TopologyTestDriver d) {
         return d.createOutputTopic("results", Serdes.String().deserializer(),
                 CepSerdes.output(new EvSerde()).deserializer());
@@ -63,7 +53,7 @@ class ProcessorBehaviourTest {
     void aProcessingTimePatternTimesOutByTheWallClockWithoutAnotherRecord() {
         Pattern<Ev> aThenB = Pattern.<Ev>begin("a").where(e -> e.type() == 'A').followedBy("b")
                 .where(e -> e.type() == 'B').within(Duration.ofSeconds(10));
-        try (TopologyTestDriver d = driver(topology(CepProcessorSupplier
+        try (TopologyTestDriver d = driver(EvTopologies.topology(CepProcessorSupplier
                 .builder("clock", Serdes.String(), new EvSerde()).inMemoryStore()
                 .wallClockInterval(Duration.ofSeconds(1))
                 .patternInProcessingTime("a-then-b", aThenB).build()))) {
@@ -89,7 +79,7 @@ class ProcessorBehaviourTest {
     void aStateStoreOfAnotherFormatIsRefusedByName() {
         DurableStore store = new DurableStore("formats-state");
         store.contents().put(Bytes.wrap(new byte[] {'H'}), ByteBuffer.allocate(4).putInt(99).array());
-        RuntimeException failure = assertThrows(RuntimeException.class, () -> driver(topology(CepProcessorSupplier
+        RuntimeException failure = assertThrows(RuntimeException.class, () -> driver(EvTopologies.topology(CepProcessorSupplier
                 .builder("formats", Serdes.String(), new EvSerde()).store(store)
                 .pattern("p", Pattern.<Ev>begin("a").where(e -> true)).build())));
         String messages = messages(failure);
@@ -101,7 +91,7 @@ class ProcessorBehaviourTest {
     void aRefusedRuleRecordLeavesTheVersionInForceRunning() {
         String v1 = Rules.toJson("r", 1, Pattern.<Ev>begin("a").where(Rules.expression("type == 'A'", Ev.class))
                 .followedBy("b").where(Rules.expression("type == 'B'", Ev.class)));
-        try (TopologyTestDriver d = driver(topology(CepProcessorSupplier
+        try (TopologyTestDriver d = driver(EvTopologies.topology(CepProcessorSupplier
                 .builder("refused", Serdes.String(), new EvSerde()).inMemoryStore().maxTimestampAhead(null)
                 .rules("rules", rule -> rule.compile(Ev.class)).build()))) {
             TestInputTopic<String, String> rules = d.createInputTopic("rules", Serdes.String().serializer(),

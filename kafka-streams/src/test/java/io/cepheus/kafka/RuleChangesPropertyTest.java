@@ -3,6 +3,7 @@ package io.cepheus.kafka;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.cepheus.kafka.conformance.EvSerde;
+import io.cepheus.kafka.conformance.EvTopologies;
 import io.cepheus.kafka.conformance.KafkaCaseDriver;
 import io.cepheus.kafka.conformance.WatermarkMarkers;
 import io.cepheus.nfa.NfaOptions;
@@ -24,10 +25,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.TestInputTopic;
-import org.apache.kafka.streams.kstream.Consumed;
-import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.Test;
 
@@ -165,23 +163,9 @@ class RuleChangesPropertyTest {
         // before the tasks start, as Kafka Streams' global store does
         Map<String, String> rulesTopic = new TreeMap<>();
         DurableStore[] rulesStore = {new DurableStore("changes-rules")};
-        TestDriverRig<String, Ev, CepOutput<Ev>> rig = new TestDriverRig<>(store -> {
-            CepProcessorSupplier<String, Ev> cep = CepProcessorSupplier
-                    .builder("changes", Serdes.String(), new EvSerde())
-                    .watermarks(WatermarkMarkers.strategy())
-                    .nfaOptions(NfaOptions.defaults().withProcessingTime(() -> 0L))
-                    .maxTimestampAhead(null)
-                    .store(store)
-                    .rules("rules", rule -> rule.compile(Ev.class))
-                    .rulesStore(rulesStore[0])
-                    .retirePolicy(policy)
-                    .build();
-            StreamsBuilder builder = new StreamsBuilder();
-            CepStreams<String, Ev> results = CepStreams.of(builder,
-                    builder.stream("events", Consumed.with(Serdes.String(), new EvSerde())), cep);
-            results.all().to("results", Produced.with(Serdes.String(), results.outputSerde()));
-            return builder.build();
-        }, "changes-state", Serdes.String().serializer(), new EvSerde().serializer(), Serdes.String().deserializer(),
+        TestDriverRig<String, Ev, CepOutput<Ev>> rig = new TestDriverRig<>(store -> EvTopologies.topology(
+                EvTopologies.caseProcessor("changes", store).rules("rules", rule -> rule.compile(Ev.class))
+                        .rulesStore(rulesStore[0]).retirePolicy(policy).build()), "changes-state", Serdes.String().serializer(), new EvSerde().serializer(), Serdes.String().deserializer(),
                 CepSerdes.output(new EvSerde()).deserializer());
         TestInputTopic<String, String> rules = rulesInput(rig);
         for (Step step : steps) {

@@ -3,6 +3,7 @@ package io.cepheus.kafka;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.cepheus.kafka.conformance.EvSerde;
+import io.cepheus.kafka.conformance.EvTopologies;
 import io.cepheus.kafka.conformance.KafkaCaseDriver;
 import io.cepheus.kafka.conformance.WatermarkMarkers;
 import io.cepheus.nfa.NfaOptions;
@@ -21,9 +22,6 @@ import java.util.OptionalLong;
 import java.util.Random;
 import java.util.TreeMap;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.kstream.Consumed;
-import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.Test;
 
@@ -134,20 +132,11 @@ class SameAsEnginePropertyTest {
     private static Map<String, List<String>> throughKafka(Example example) {
         String store = "property-state";
         TestDriverRig<String, Ev, CepOutput<Ev>> rig = new TestDriverRig<>(s -> {
-            CepProcessorSupplier.Builder<String, Ev> cep = CepProcessorSupplier
-                    .builder("property", Serdes.String(), new EvSerde())
-                    .watermarks(WatermarkMarkers.strategy())
-                    .nfaOptions(NfaOptions.defaults().withProcessingTime(() -> 0L))
-                    .maxTimestampAhead(null)
-                    .store(s);
+            CepProcessorSupplier.Builder<String, Ev> cep = EvTopologies.caseProcessor("property", s);
             for (int p = 0; p < example.patterns().size(); p++) {
                 cep.pattern("p" + p, example.patterns().get(p));
             }
-            StreamsBuilder builder = new StreamsBuilder();
-            CepStreams<String, Ev> results = CepStreams.of(
-                    builder.stream("events", Consumed.with(Serdes.String(), new EvSerde())), cep.build());
-            results.all().to("results", Produced.with(Serdes.String(), results.outputSerde()));
-            return builder.build();
+            return EvTopologies.topology(cep.build());
         }, store, Serdes.String().serializer(), new EvSerde().serializer(), Serdes.String().deserializer(),
                 CepSerdes.output(new EvSerde()).deserializer());
         for (int i = 0; i < example.input().size(); i++) {

@@ -2,14 +2,11 @@ package io.cepheus.kafka.conformance;
 
 import io.cepheus.kafka.CepOutput;
 import io.cepheus.kafka.CepSerdes;
-import io.cepheus.kafka.CepProcessorSupplier;
-import io.cepheus.kafka.CepStreams;
 import io.cepheus.kafka.DurableStore;
 import io.cepheus.kafka.LateEvent;
 import io.cepheus.kafka.PatternMatch;
 import io.cepheus.kafka.PatternTimeout;
 import io.cepheus.kafka.TestDriverRig;
-import io.cepheus.nfa.NfaOptions;
 import io.cepheus.nfa.conformance.CaseOutcome;
 import io.cepheus.nfa.conformance.ConformanceCase;
 import io.cepheus.nfa.conformance.Ev;
@@ -24,10 +21,7 @@ import java.util.OptionalLong;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
-import org.apache.kafka.streams.kstream.Consumed;
-import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.test.TestRecord;
 
 /**
@@ -71,21 +65,8 @@ public final class KafkaCaseDriver {
         Function<DurableStore, Topology> topology;
         try {
             Pattern<Ev> pattern = patternMaker.get();
-            topology = store -> {
-                CepProcessorSupplier<String, Ev> cep = CepProcessorSupplier
-                        .builder("case", Serdes.String(), new EvSerde())
-                        .watermarks(WatermarkMarkers.strategy())
-                        .nfaOptions(NfaOptions.defaults().withProcessingTime(() -> 0L))
-                        .maxTimestampAhead(null)
-                        .store(store)
-                        .pattern("case", pattern)
-                        .build();
-                StreamsBuilder builder = new StreamsBuilder();
-                CepStreams<String, Ev> results = CepStreams.of(
-                        builder.stream("events", Consumed.with(Serdes.String(), new EvSerde())), cep);
-                results.all().to("results", Produced.with(Serdes.String(), results.outputSerde()));
-                return builder.build();
-            };
+            topology = store -> EvTopologies.topology(EvTopologies.caseProcessor("case", store)
+                    .pattern("case", pattern).build());
             topology.apply(new DurableStore(STORE)); // what the builder rejects is the case's error
         } catch (RuntimeException e) {
             out.add("ERROR " + e.getClass().getSimpleName() + ": " + e.getMessage());

@@ -2,15 +2,11 @@ package io.cepheus.kafka.conformance;
 
 import io.cepheus.kafka.CepOutput;
 import io.cepheus.kafka.CepSerdes;
-import io.cepheus.kafka.CepProcessorSupplier;
-import io.cepheus.kafka.CepStreams;
-import io.cepheus.kafka.DurableStore;
 import io.cepheus.kafka.LateEvent;
 import io.cepheus.kafka.RuleMatch;
 import io.cepheus.kafka.RuleRejected;
 import io.cepheus.kafka.RuleTimeout;
 import io.cepheus.kafka.TestDriverRig;
-import io.cepheus.nfa.NfaOptions;
 import io.cepheus.nfa.conformance.CaseFileRunner;
 import io.cepheus.nfa.conformance.CaseOutcome;
 import io.cepheus.nfa.conformance.CaseVerdict;
@@ -26,10 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.TestInputTopic;
-import org.apache.kafka.streams.kstream.Consumed;
-import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.DynamicTest;
@@ -66,22 +59,9 @@ class KafkaRuleConformanceTest {
     static CaseOutcome run(RuleCase c) {
         List<String> out = new ArrayList<>();
         out.add("== " + c.name());
-        TestDriverRig<String, Ev, CepOutput<Ev>> rig = new TestDriverRig<>(store -> {
-            CepProcessorSupplier<String, Ev> cep = CepProcessorSupplier
-                    .builder("rules-case", Serdes.String(), new EvSerde())
-                    .watermarks(WatermarkMarkers.strategy())
-                    .nfaOptions(NfaOptions.defaults().withProcessingTime(() -> 0L))
-                    .maxTimestampAhead(null)
-                    .store(store)
-                    .rules("rules", rule -> rule.compile(Ev.class))
-                    .rulesCheckInterval(Duration.ofSeconds(1))
-                    .build();
-            StreamsBuilder builder = new StreamsBuilder();
-            CepStreams<String, Ev> results = CepStreams.of(builder,
-                    builder.stream("events", Consumed.with(Serdes.String(), new EvSerde())), cep);
-            results.all().to("results", Produced.with(Serdes.String(), results.outputSerde()));
-            return builder.build();
-        }, STORE, Serdes.String().serializer(), new EvSerde().serializer(), Serdes.String().deserializer(),
+        TestDriverRig<String, Ev, CepOutput<Ev>> rig = new TestDriverRig<>(store -> EvTopologies.topology(
+                EvTopologies.caseProcessor("rules-case", store).rules("rules", rule -> rule.compile(Ev.class))
+                        .rulesCheckInterval(Duration.ofSeconds(1)).build()), STORE, Serdes.String().serializer(), new EvSerde().serializer(), Serdes.String().deserializer(),
                 CepSerdes.output(new EvSerde()).deserializer());
         try {
             TestInputTopic<String, String> rules = rig.driver().createInputTopic("rules",
