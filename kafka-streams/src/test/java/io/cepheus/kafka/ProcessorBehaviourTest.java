@@ -79,7 +79,8 @@ class ProcessorBehaviourTest {
     void aStateStoreOfAnotherFormatIsRefusedByName() {
         DurableStore store = new DurableStore("formats-state");
         store.contents().put(Bytes.wrap(new byte[] {'H'}), ByteBuffer.allocate(4).putInt(99).array());
-        RuntimeException failure = assertThrows(RuntimeException.class, () -> driver(EvTopologies.topology(CepProcessorSupplier
+        RuntimeException failure = assertThrows(RuntimeException.class, () -> driver(EvTopologies.topology(
+                CepProcessorSupplier
                 .builder("formats", Serdes.String(), new EvSerde()).store(store)
                 .pattern("p", Pattern.<Ev>begin("a").where(e -> true)).build())));
         String messages = messages(failure);

@@ -2,7 +2,6 @@ package io.cepheus.kafka;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.cepheus.kafka.conformance.EvSerde;
 import io.cepheus.kafka.conformance.EvTopologies;
 import io.cepheus.kafka.conformance.KafkaCaseDriver;
 import io.cepheus.kafka.conformance.WatermarkMarkers;
@@ -163,10 +162,9 @@ class RuleChangesPropertyTest {
         // before the tasks start, as Kafka Streams' global store does
         Map<String, String> rulesTopic = new TreeMap<>();
         DurableStore[] rulesStore = {new DurableStore("changes-rules")};
-        TestDriverRig<String, Ev, CepOutput<Ev>> rig = new TestDriverRig<>(store -> EvTopologies.topology(
+        TestDriverRig<String, Ev, CepOutput<Ev>> rig = EvTopologies.rig(store -> EvTopologies.topology(
                 EvTopologies.caseProcessor("changes", store).rules("rules", rule -> rule.compile(Ev.class))
-                        .rulesStore(rulesStore[0]).retirePolicy(policy).build()), "changes-state", Serdes.String().serializer(), new EvSerde().serializer(), Serdes.String().deserializer(),
-                CepSerdes.output(new EvSerde()).deserializer());
+                        .rulesStore(rulesStore[0]).retirePolicy(policy).build()), "changes-state");
         TestInputTopic<String, String> rules = rulesInput(rig);
         for (Step step : steps) {
             if (step instanceof Event e) {

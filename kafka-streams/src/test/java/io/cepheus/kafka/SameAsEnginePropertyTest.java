@@ -2,7 +2,6 @@ package io.cepheus.kafka;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.cepheus.kafka.conformance.EvSerde;
 import io.cepheus.kafka.conformance.EvTopologies;
 import io.cepheus.kafka.conformance.KafkaCaseDriver;
 import io.cepheus.kafka.conformance.WatermarkMarkers;
@@ -21,7 +20,6 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Random;
 import java.util.TreeMap;
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.Test;
 
@@ -65,7 +63,8 @@ class SameAsEnginePropertyTest {
         List<Pattern<Ev>> patterns = new ArrayList<>();
         int count = 1 + random.nextInt(3);
         for (int p = 0; p < count; p++) {
-            OptionalLong within = random.nextInt(4) == 0 ? OptionalLong.empty() : OptionalLong.of(5 + random.nextInt(20));
+            OptionalLong within = random.nextInt(4) == 0 ? OptionalLong.empty()
+                    : OptionalLong.of(5 + random.nextInt(20));
             patterns.add(PatternParser.toPattern(PATTERNS[random.nextInt(PATTERNS.length)], within,
                     SKIPS[random.nextInt(SKIPS.length)]));
         }
@@ -131,14 +130,13 @@ class SameAsEnginePropertyTest {
 
     private static Map<String, List<String>> throughKafka(Example example) {
         String store = "property-state";
-        TestDriverRig<String, Ev, CepOutput<Ev>> rig = new TestDriverRig<>(s -> {
+        TestDriverRig<String, Ev, CepOutput<Ev>> rig = EvTopologies.rig(s -> {
             CepProcessorSupplier.Builder<String, Ev> cep = EvTopologies.caseProcessor("property", s);
             for (int p = 0; p < example.patterns().size(); p++) {
                 cep.pattern("p" + p, example.patterns().get(p));
             }
             return EvTopologies.topology(cep.build());
-        }, store, Serdes.String().serializer(), new EvSerde().serializer(), Serdes.String().deserializer(),
-                CepSerdes.output(new EvSerde()).deserializer());
+        }, store);
         for (int i = 0; i < example.input().size(); i++) {
             TestDriverRig.Restart restart = example.cuts().get(i);
             if (restart != null) {

@@ -45,7 +45,9 @@ import org.apache.kafka.streams.processor.api.Record;
  * the moment it has emitted every match and timeout the workload defines, and each run must reproduce the published
  * counts and checksum before its speed is reported.
  *
- * <pre>java -cp benchmarks/target/benchmarks.jar io.cepheus.benchmarks.kafka.KafkaBrokerBench [W1|W2|W3|W4] [THREADS...]</pre>
+ * <pre>
+ * java -cp benchmarks/target/benchmarks.jar io.cepheus.benchmarks.kafka.KafkaBrokerBench [W1|W2|W3|W4] [THREADS...]
+ * </pre>
  * (stream threads default: 1 then 2).
  */
 public final class KafkaBrokerBench {

@@ -1,8 +1,12 @@
 package io.cepheus.kafka.conformance;
 
+import io.cepheus.kafka.CepOutput;
 import io.cepheus.kafka.CepProcessorSupplier;
+import io.cepheus.kafka.CepSerdes;
 import io.cepheus.kafka.CepStreams;
 import io.cepheus.kafka.DurableStore;
+import io.cepheus.kafka.TestDriverRig;
+import java.util.function.Function;
 import io.cepheus.nfa.NfaOptions;
 import io.cepheus.nfa.conformance.Ev;
 import org.apache.kafka.common.serialization.Serdes;
@@ -11,7 +15,10 @@ import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Produced;
 
-/** The Kafka tests' topologies over the conformance events: topic {@code events} in, every output to {@code results}. */
+/**
+ * The Kafka tests' topologies over the conformance events: topic {@code events} in, every output to
+ * {@code results}.
+ */
 public final class EvTopologies {
 
     private EvTopologies() {
@@ -29,6 +36,17 @@ public final class EvTopologies {
                 .nfaOptions(NfaOptions.defaults().withProcessingTime(() -> 0L))
                 .maxTimestampAhead(null)
                 .store(store);
+    }
+
+    /**
+     * @param topology  makes the topology with the processor's store
+     * @param storeName the processor's store name
+     * @return a driver rig on it, keyed by strings, with the conformance events and the processor's outputs
+     */
+    public static TestDriverRig<String, Ev, CepOutput<Ev>> rig(Function<DurableStore, Topology> topology,
+            String storeName) {
+        return new TestDriverRig<>(topology, storeName, Serdes.String().serializer(), new EvSerde().serializer(),
+                Serdes.String().deserializer(), CepSerdes.output(new EvSerde()).deserializer());
     }
 
     /** @return the topology: {@code events} through the processor (with its rules' store, if any) to {@code results} */

@@ -1,7 +1,6 @@
 package io.cepheus.kafka.conformance;
 
 import io.cepheus.kafka.CepOutput;
-import io.cepheus.kafka.CepSerdes;
 import io.cepheus.kafka.DurableStore;
 import io.cepheus.kafka.LateEvent;
 import io.cepheus.kafka.PatternMatch;
@@ -20,7 +19,6 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.test.TestRecord;
 
@@ -72,9 +70,7 @@ public final class KafkaCaseDriver {
             out.add("ERROR " + e.getClass().getSimpleName() + ": " + e.getMessage());
             return new CaseOutcome(name, out, null);
         }
-        TestDriverRig<String, Ev, CepOutput<Ev>> rig = new TestDriverRig<>(topology, STORE,
-                Serdes.String().serializer(), new EvSerde().serializer(), Serdes.String().deserializer(),
-                CepSerdes.output(new EvSerde()).deserializer());
+        TestDriverRig<String, Ev, CepOutput<Ev>> rig = EvTopologies.rig(topology, STORE);
         try {
             for (int i = 0; i < input.size(); i++) {
                 TestDriverRig.Restart restart = restarts.get(i);

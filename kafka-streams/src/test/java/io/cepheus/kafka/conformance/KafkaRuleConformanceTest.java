@@ -1,7 +1,6 @@
 package io.cepheus.kafka.conformance;
 
 import io.cepheus.kafka.CepOutput;
-import io.cepheus.kafka.CepSerdes;
 import io.cepheus.kafka.LateEvent;
 import io.cepheus.kafka.RuleMatch;
 import io.cepheus.kafka.RuleRejected;
@@ -59,10 +58,9 @@ class KafkaRuleConformanceTest {
     static CaseOutcome run(RuleCase c) {
         List<String> out = new ArrayList<>();
         out.add("== " + c.name());
-        TestDriverRig<String, Ev, CepOutput<Ev>> rig = new TestDriverRig<>(store -> EvTopologies.topology(
+        TestDriverRig<String, Ev, CepOutput<Ev>> rig = EvTopologies.rig(store -> EvTopologies.topology(
                 EvTopologies.caseProcessor("rules-case", store).rules("rules", rule -> rule.compile(Ev.class))
-                        .rulesCheckInterval(Duration.ofSeconds(1)).build()), STORE, Serdes.String().serializer(), new EvSerde().serializer(), Serdes.String().deserializer(),
-                CepSerdes.output(new EvSerde()).deserializer());
+                        .rulesCheckInterval(Duration.ofSeconds(1)).build()), STORE);
         try {
             TestInputTopic<String, String> rules = rig.driver().createInputTopic("rules",
                     Serdes.String().serializer(), Serdes.String().serializer());
