@@ -24,9 +24,10 @@ import java.util.Set;
  * must all hold; an {@link IndexableCondition} among them states requirements on fields ({@code value == 7},
  * {@code amount >= 100}, {@code country in ('DE', 'FR')}). The fields are read once per event ({@link EventFields}).
  * Every way to begin is indexed under one of its requirements, the one that lets the fewest events through as far as
- * the index can tell: an equality whose (field, value) fewest ways share, else a range. Per field the index keeps a
- * hash of values (equalities, {@code in}-lists) and the ranges sorted by lower bound; a way without a requirement is
- * looked at for every event. What the lookup finds is then checked against the way's other requirements
+ * the index can tell: measured on recent events' values ({@link FieldSamples}) once every field of the way has a
+ * sample, else, and to break ties, an equality whose (field, value) fewest ways share, else a range. Per field the
+ * index keeps a hash of values (equalities, {@code in}-lists) and the ranges sorted by lower bound; a way without a
+ * requirement is looked at for every event. What the lookup finds is then checked against the way's other requirements
  * ({@link WayChecks}), and a version holding the event's key is handed the event only if it may begin or extend
  * something. The index only ever lets too many through: the version's matcher still evaluates its conditions, and an
  * event that fails a requirement would have failed the condition.
@@ -36,7 +37,8 @@ import java.util.Set;
  * index.
  *
  * <p>Versions come and go with rule changes; the index is rebuilt, at the next event, from the versions then
- * present (a few milliseconds for a thousand rules).
+ * present (a few milliseconds for a thousand rules). It is also rebuilt when a field's sample first fills, to plan
+ * on it.
  *
  * <p>Owned by the shard's worker thread, like the rule set's buffer that holds it.
  *
@@ -50,6 +52,7 @@ final class ConditionIndex<T> {
     private final Map<Integer, Ways<T>> waysOf = new LinkedHashMap<>();
     private boolean stale = true;
     private final EventFields<T> fields = new EventFields<>();
+    private final FieldSamples samples = new FieldSamples();
 
     // built by rebuild()
     private int[] always = NO_HANDLES;
@@ -95,7 +98,13 @@ final class ConditionIndex<T> {
         if (stale) {
             rebuild();
         }
-        return fields.read(event);
+        if (!fields.read(event)) {
+            return false;
+        }
+        if (samples.offer(fields.numbers(), fields.texts())) {
+            stale = true; // a field's sample is full: plan on it at the next event
+        }
+        return true;
     }
 
     /**
@@ -220,12 +229,21 @@ final class ConditionIndex<T> {
         Map<Integer, NumberFieldBuilder> numbers = new LinkedHashMap<>();
         Map<Integer, TextFieldBuilder> texts = new LinkedHashMap<>();
         for (int w = 0; w < required.size(); w++) {
+            List<FieldRequirement<T>> rs = required.get(w);
+            boolean sampled = !rs.isEmpty();
+            for (FieldRequirement<T> r : rs) {
+                sampled &= !Double.isNaN(samples.shareReached(r));
+            }
             FieldRequirement<T> best = null;
+            double bestShare = Double.MAX_VALUE;
             double bestCost = Double.MAX_VALUE;
-            for (FieldRequirement<T> r : required.get(w)) {
+            for (FieldRequirement<T> r : rs) {
+                // measured on the sample when every field of the way has one; the counts break ties
+                double share = sampled ? samples.shareReached(r) : 0;
                 double cost = cost(r, shared);
-                if (cost < bestCost) {
+                if (share < bestShare || share == bestShare && cost < bestCost) {
                     best = r;
+                    bestShare = share;
                     bestCost = cost;
                 }
             }
@@ -242,6 +260,7 @@ final class ConditionIndex<T> {
             }
         }
         fields.freeze();
+        samples.bind(fields.numberNames(), fields.textNames());
         statesAnything = fields.any();
         always = toArray(unindexed);
         numberFields = numbers.values().stream().map(NumberFieldBuilder::build).toArray(NumberField[]::new);

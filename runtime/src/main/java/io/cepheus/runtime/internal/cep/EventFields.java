@@ -23,6 +23,8 @@ final class EventFields<T> {
     private final Map<String, Integer> textSlots = new HashMap<>();
     private final List<ToDoubleFunction<? super T>> numberReaders = new ArrayList<>();
     private final List<Function<? super T, String>> textReaders = new ArrayList<>();
+    private final List<String> numberNames = new ArrayList<>();
+    private final List<String> textNames = new ArrayList<>();
     private ToDoubleFunction<? super T>[] numberReaderArray = emptyNumberReaders();
     private Function<? super T, String>[] textReaderArray = emptyTextReaders();
     private double[] numbers = new double[0];
@@ -33,11 +35,13 @@ final class EventFields<T> {
         if (r.kind() == FieldRequirement.Kind.TEXT_ONE_OF) {
             return textSlots.computeIfAbsent(r.field(), k -> {
                 textReaders.add(r.textReader());
+                textNames.add(k);
                 return textReaders.size() - 1;
             });
         }
         return numberSlots.computeIfAbsent(r.field(), k -> {
             numberReaders.add(r.numberReader());
+            numberNames.add(k);
             return numberReaders.size() - 1;
         });
     }
@@ -53,6 +57,18 @@ final class EventFields<T> {
         textSlots.clear();
         numberReaders.clear();
         textReaders.clear();
+        numberNames.clear();
+        textNames.clear();
+    }
+
+    /** @return the numeric fields' names, by slot */
+    List<String> numberNames() {
+        return numberNames;
+    }
+
+    /** @return the text fields' names, by slot */
+    List<String> textNames() {
+        return textNames;
     }
 
     /** Makes the registered fields the ones {@link #read} reads. */
@@ -88,6 +104,11 @@ final class EventFields<T> {
     /** @return the numbers read from the last event, by slot (read only) */
     double[] numbers() {
         return numbers;
+    }
+
+    /** @return the strings read from the last event, by slot (read only) */
+    String[] texts() {
+        return texts;
     }
 
     /** @return the number read from the last event ({@code NaN}: none the reader could place) */

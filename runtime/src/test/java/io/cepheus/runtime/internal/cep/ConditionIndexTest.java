@@ -79,6 +79,35 @@ class ConditionIndexTest {
     }
 
     @Test
+    void oneRuleIsIndexedUnderTheRequirementRecentEventsMeetLeast() {
+        ConditionIndex<Ev> index = new ConditionIndex<>();
+        index.put(0, way(type('A'), value(7)), null);
+        assertTrue(index.read(new Ev('A', 3, null)));
+        assertEquals(1, index.collect(), "before a sample the counts tie: the first requirement, type A, is looked up");
+        // a quarter of the stream is of type A, its values spread over a thousand
+        for (int i = 0; i < 2 * FieldSamples.SIZE * FieldSamples.EVERY; i++) {
+            assertTrue(index.read(new Ev("ABCX".charAt(i % 4), i % 1_000, null)));
+        }
+        assertTrue(index.read(new Ev('A', 3, null)));
+        assertEquals(0, index.collect(), "planned on the sample: value 7 is looked up, which fewer events have");
+        assertEquals(Set.of(0), begins(index, new Ev('A', 7, null)));
+        assertEquals(Set.of(), begins(index, new Ev('B', 7, null)));
+    }
+
+    @Test
+    void valuesTheReaderCannotPlaceCountAsReachingEveryWayOnTheirField() {
+        ConditionIndex<Ev> index = new ConditionIndex<>();
+        index.put(0, way(FieldRequirement.textOneOf("country", Ev::country, List.of("DE")), value(7)), null);
+        // every country unknown (each would reach every way on country), value 7 never
+        for (int i = 0; i < 2 * FieldSamples.SIZE * FieldSamples.EVERY; i++) {
+            assertTrue(index.read(new Ev('A', 8, null)));
+        }
+        assertTrue(index.read(new Ev('A', 8, "DE")));
+        assertEquals(0, index.collect(), "looked up under value 7");
+        assertEquals(Set.of(0), begins(index, new Ev('A', 7, "DE")));
+    }
+
+    @Test
     void inListsRangesAndTextsAreLookedUpAndNegativeZeroIsZero() {
         ConditionIndex<Ev> index = new ConditionIndex<>();
         index.put(0, way(value(2, 3)), null);
