@@ -76,9 +76,10 @@ final class FieldSamples {
      * @return whether some field's sample has just become full (a plan made before can now be made on it)
      */
     boolean offer(double[] numberValues, String[] textValues) {
-        if (--untilNext != 0) {
-            return false;
-        }
+        return --untilNext == 0 && take(numberValues, textValues); // kept small: inlined into every event's read
+    }
+
+    private boolean take(double[] numberValues, String[] textValues) {
         gaps ^= gaps << 13;
         gaps ^= gaps >>> 17;
         gaps ^= gaps << 5;
