@@ -12,9 +12,10 @@ import java.util.Map;
  * quarter of the stream has, and nothing in the rule says which is which. Query planners keep column statistics
  * for the same choice.
  *
- * <p>About one event in {@value #EVERY} is sampled, at pseudo-random gaps of 1 to {@code 2 * EVERY - 1} events (a
- * fixed gap would alias with a stream that cycles through its types), and each field keeps its last {@value #SIZE}
- * values. Samples are
+ * <p>Events are sampled at pseudo-random gaps (a fixed gap would alias with a stream that cycles through its
+ * types): of 1 to {@value #FILLING_GAP} events while some field's sample is not full, so that a plan is soon made
+ * on it, then of 1 to {@value #KEEPING_GAP}, which keeps the samples recent for the plans that rule changes make at
+ * a cost of well under a nanosecond per event. Each field keeps its last {@value #SIZE} values. Samples are
  * kept by field name, so they outlive the index's rebuilds; a field new to the rule set starts with none. The plan
  * only decides how fast the index is, never what it lets through: every way found is checked against all its
  * requirements.
@@ -23,33 +24,45 @@ import java.util.Map;
  */
 final class FieldSamples {
 
-    /** The values kept per field. */
+    /** The values kept per field (a power of two). */
     static final int SIZE = 64;
-    /** About one event in this many is sampled. */
-    static final int EVERY = 4;
+    /** The longest gap between samples while a field's sample fills (a power of two). */
+    static final int FILLING_GAP = 8;
+    /** The longest gap between samples once every field's sample is full (a power of two). */
+    static final int KEEPING_GAP = 64;
 
     private final Map<String, Ring> numbers = new HashMap<>();
     private final Map<String, Ring> texts = new HashMap<>();
     private Ring[] numberRings = new Ring[0];
     private Ring[] textRings = new Ring[0];
-    private int untilNext = EVERY;
+    private int untilNext = 1;
     /** The xorshift state that spaces the samples. */
     private int gaps = 0x9E3779B9;
+    /** The shift that turns the state into a gap: of 1 to {@link #FILLING_GAP} or to {@link #KEEPING_GAP}. */
+    private int gapShift = Integer.numberOfLeadingZeros(FILLING_GAP - 1);
 
     /** The recent values of one field. */
     private static final class Ring {
         final double[] numbers;
         final String[] texts;
-        /** How many values were ever added (the ring holds the last {@link #SIZE}). */
-        long added;
+        /** Where the next value goes. */
+        int next;
+        /** Whether {@link #SIZE} values were added. */
+        boolean full;
 
         Ring(boolean text) {
             numbers = text ? null : new double[SIZE];
             texts = text ? new String[SIZE] : null;
         }
 
-        boolean full() {
-            return added >= SIZE;
+        /** @return whether this addition (made at {@link #next}) filled the ring for the first time */
+        boolean added() {
+            next = (next + 1) & (SIZE - 1);
+            if (next == 0 && !full) {
+                full = true;
+                return true;
+            }
+            return false;
         }
     }
 
@@ -71,7 +84,7 @@ final class FieldSamples {
     }
 
     /**
-     * Offers the values read from an event, by slot; about one offer in {@value #EVERY} is kept.
+     * Offers the values read from an event, by slot; some are kept (see the class comment).
      *
      * @return whether some field's sample has just become full (a plan made before can now be made on it)
      */
@@ -83,18 +96,22 @@ final class FieldSamples {
         gaps ^= gaps << 13;
         gaps ^= gaps >>> 17;
         gaps ^= gaps << 5;
-        untilNext = 1 + (gaps >>> 1) % (2 * EVERY - 1);
+        untilNext = 1 + (gaps >>> gapShift);
         boolean filled = false;
+        boolean allFull = true;
         for (int i = 0; i < numberRings.length; i++) {
             Ring r = numberRings[i];
-            r.numbers[(int) (r.added++ % SIZE)] = numberValues[i];
-            filled |= r.added == SIZE;
+            r.numbers[r.next] = numberValues[i];
+            filled |= r.added();
+            allFull &= r.full;
         }
         for (int i = 0; i < textRings.length; i++) {
             Ring r = textRings[i];
-            r.texts[(int) (r.added++ % SIZE)] = textValues[i];
-            filled |= r.added == SIZE;
+            r.texts[r.next] = textValues[i];
+            filled |= r.added();
+            allFull &= r.full;
         }
+        gapShift = Integer.numberOfLeadingZeros((allFull ? KEEPING_GAP : FILLING_GAP) - 1);
         return filled;
     }
 
@@ -106,7 +123,7 @@ final class FieldSamples {
     double shareReached(FieldRequirement<?> r) {
         if (r.kind() == FieldRequirement.Kind.TEXT_ONE_OF) {
             Ring ring = texts.get(r.field());
-            if (ring == null || !ring.full()) {
+            if (ring == null || !ring.full) {
                 return Double.NaN;
             }
             List<String> values = r.texts();
@@ -117,7 +134,7 @@ final class FieldSamples {
             return reached / (double) SIZE;
         }
         Ring ring = numbers.get(r.field());
-        if (ring == null || !ring.full()) {
+        if (ring == null || !ring.full) {
             return Double.NaN;
         }
         double[] values = r.numbers();

@@ -85,7 +85,7 @@ class ConditionIndexTest {
         assertTrue(index.read(new Ev('A', 3, null)));
         assertEquals(1, index.collect(), "before a sample the counts tie: the first requirement, type A, is looked up");
         // a quarter of the stream is of type A, its values spread over a thousand
-        for (int i = 0; i < 2 * FieldSamples.SIZE * FieldSamples.EVERY; i++) {
+        for (int i = 0; i < FieldSamples.SIZE * FieldSamples.FILLING_GAP; i++) {
             assertTrue(index.read(new Ev("ABCX".charAt(i % 4), i % 1_000, null)));
         }
         assertTrue(index.read(new Ev('A', 3, null)));
@@ -99,7 +99,7 @@ class ConditionIndexTest {
         ConditionIndex<Ev> index = new ConditionIndex<>();
         index.put(0, way(FieldRequirement.textOneOf("country", Ev::country, List.of("DE")), value(7)), null);
         // every country unknown (each would reach every way on country), value 7 never
-        for (int i = 0; i < 2 * FieldSamples.SIZE * FieldSamples.EVERY; i++) {
+        for (int i = 0; i < FieldSamples.SIZE * FieldSamples.FILLING_GAP; i++) {
             assertTrue(index.read(new Ev('A', 8, null)));
         }
         assertTrue(index.read(new Ev('A', 8, "DE")));
