@@ -139,7 +139,9 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
         this.shard = shard;
         this.options = options;
         this.tieBreaker = tieBreaker;
-        this.buffer = SharedEventBuffer.forRuleSet(tieBreaker, id -> keyRelease.idle(id));
+        // the rule set's buffer frees a key after finding none of it buffered and no version holding it: what
+        // holds() asks, so the shard need not ask again
+        this.buffer = SharedEventBuffer.forRuleSet(tieBreaker, id -> keyRelease.idleChecked(id));
         this.versions = buffer.ruleSet();
         this.late = spec.lateOutput(shard);
         for (Map.Entry<RuleVersion, CompiledPattern<T>> e : spec.initial().entrySet()) {

@@ -28,6 +28,14 @@ public interface ShardOperator<T> {
         void idle(int keyId);
 
         /**
+         * As {@link #idle}, from an operator that has just found its own {@link ShardOperator#holds} false for the
+         * key: the shard need not ask it again (with one operator on the shard, it asks none).
+         */
+        default void idleChecked(int keyId) {
+            idle(keyId);
+        }
+
+        /**
          * The release of an operator alone on its shard (until the shard sets its own): forget the key once no
          * timer is pending for it.
          */

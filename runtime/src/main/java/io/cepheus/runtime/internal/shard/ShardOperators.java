@@ -68,16 +68,39 @@ public final class ShardOperators<T> {
                     + operators.size() + ", its position on the shard");
         }
         operators.add(operator);
-        operator.keyRelease(this::releaseIfIdle);
+        operator.keyRelease(new OperatorRelease(operator.operatorId()));
     }
 
-    /** A key id is forgotten only when no operator holds anything for it and no timer is pending. */
-    private void releaseIfIdle(int keyId) {
+    /** An operator's release: it names the operator, so that {@link KeyRelease#idleChecked} skips asking it. */
+    private final class OperatorRelease implements ShardOperator.KeyRelease {
+        private final int operator;
+
+        OperatorRelease(int operator) {
+            this.operator = operator;
+        }
+
+        @Override
+        public void idle(int keyId) {
+            releaseIfIdle(keyId, -1);
+        }
+
+        @Override
+        public void idleChecked(int keyId) {
+            releaseIfIdle(keyId, operator);
+        }
+    }
+
+    /**
+     * A key id is forgotten only when no operator holds anything for it and no timer is pending.
+     *
+     * @param checked the operator that found it holds nothing for the key just now, or -1
+     */
+    private void releaseIfIdle(int keyId, int checked) {
         if (timers.hasTimers(keyId)) {
             return;
         }
         for (int i = 0; i < operators.size(); i++) {
-            if (operators.get(i).holds(keyId)) {
+            if (i != checked && operators.get(i).holds(keyId)) {
                 return;
             }
         }
