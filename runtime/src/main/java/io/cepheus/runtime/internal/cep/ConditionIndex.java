@@ -230,16 +230,19 @@ final class ConditionIndex<T> {
         Map<Integer, TextFieldBuilder> texts = new LinkedHashMap<>();
         for (int w = 0; w < required.size(); w++) {
             List<FieldRequirement<T>> rs = required.get(w);
-            boolean sampled = !rs.isEmpty();
-            for (FieldRequirement<T> r : rs) {
-                sampled &= !Double.isNaN(samples.shareReached(r));
+            double[] shares = new double[rs.size()];
+            boolean sampled = true;
+            for (int i = 0; i < shares.length; i++) {
+                shares[i] = samples.shareReached(rs.get(i));
+                sampled &= !Double.isNaN(shares[i]);
             }
             FieldRequirement<T> best = null;
             double bestShare = Double.MAX_VALUE;
             double bestCost = Double.MAX_VALUE;
-            for (FieldRequirement<T> r : rs) {
+            for (int i = 0; i < shares.length; i++) {
+                FieldRequirement<T> r = rs.get(i);
                 // measured on the sample when every field of the way has one; the counts break ties
-                double share = sampled ? samples.shareReached(r) : 0;
+                double share = sampled ? shares[i] : 0;
                 double cost = cost(r, shared);
                 if (share < bestShare || share == bestShare && cost < bestCost) {
                     best = r;
