@@ -1,6 +1,5 @@
 package io.cepheus.runtime.internal.cep;
 
-import com.carrotsearch.hppc.LongObjectHashMap;
 import io.cepheus.pattern.Condition;
 import io.cepheus.pattern.FieldRequirement;
 import io.cepheus.pattern.IndexableCondition;
@@ -26,8 +25,9 @@ import java.util.Set;
  * Every way to begin is indexed under one of its requirements, the one that lets the fewest events through as far as
  * the index can tell: measured on recent events' values ({@link FieldSamples}) once every field of the way has a
  * sample, else, and to break ties, an equality whose (field, value) fewest ways share, else a range. Per field the
- * index keeps a hash of values (equalities, {@code in}-lists) and the ranges sorted by lower bound; a way without a
- * requirement is looked at for every event. What the lookup finds is then checked against the way's other requirements
+ * index keeps the ways under each value (equalities, {@code in}-lists: {@link NumberEqualities}, by value in an array
+ * or by hash; text by hash) and the ranges sorted by lower bound; a way without a requirement is looked at for every
+ * event. What the lookup finds is then checked against the way's other requirements
  * ({@link WayChecks}), and a version holding the event's key is handed the event only if it may begin or extend
  * something. The index only ever lets too many through: the version's matcher still evaluates its conditions, and an
  * event that fails a requirement would have failed the condition.
@@ -121,7 +121,7 @@ final class ConditionIndex<T> {
                 n = append(f.all, n); // a value the field's reader cannot place: every way on the field
                 continue;
             }
-            int[] equal = f.equal.get(hashKey(x));
+            int[] equal = f.equal.get(x);
             if (equal != null) {
                 n = append(equal, n);
             }
@@ -159,15 +159,6 @@ final class ConditionIndex<T> {
     /** @return whether the event last read may change a partial match the version has waiting */
     boolean mayChange(int handle) {
         return checks.anyPasses(waitChecks[handle], fields);
-    }
-
-    /**
-     * @return the hash key of a number: an integral one as its long (the bits of a double such as 5.0 differ in
-     *         their high bits only, which the hash spreads badly), another as its bits; -0.0 and 0.0 are one value
-     */
-    private static long hashKey(double x) {
-        long whole = (long) x;
-        return whole == x ? whole : Double.doubleToLongBits(x);
     }
 
     private int append(int[] handles, int n) {
@@ -313,7 +304,7 @@ final class ConditionIndex<T> {
     }
 
     /** A numeric field: its slot, the ways under each value, and the ranges by lower bound. */
-    private record NumberField(int slot, LongObjectHashMap<int[]> equal, double[] rangeMin, double[] rangeMax,
+    private record NumberField(int slot, NumberEqualities equal, double[] rangeMin, double[] rangeMax,
             int[] rangeHandle, int[] all) {
     }
 
@@ -326,6 +317,7 @@ final class ConditionIndex<T> {
         final Map<Long, Set<Integer>> equal = new LinkedHashMap<>();
         final List<double[]> ranges = new ArrayList<>(); // {min, max, handle}
         final Set<Integer> all = new LinkedHashSet<>();
+        boolean wholeValues = true;
 
         NumberFieldBuilder(int slot) {
             this.slot = slot;
@@ -339,15 +331,16 @@ final class ConditionIndex<T> {
             }
             for (double v : r.numbers()) {
                 if (v == v) { // NaN equals nothing
-                    equal.computeIfAbsent(hashKey(v), k -> new LinkedHashSet<>()).add(handle);
+                    equal.computeIfAbsent(NumberEqualities.key(v), k -> new LinkedHashSet<>()).add(handle);
+                    wholeValues &= (long) v == v;
                 }
             }
         }
 
         NumberField build() {
-            LongObjectHashMap<int[]> map = new LongObjectHashMap<>();
+            Map<Long, int[]> byKey = new LinkedHashMap<>();
             for (Map.Entry<Long, Set<Integer>> e : equal.entrySet()) {
-                map.put(e.getKey(), toArray(e.getValue()));
+                byKey.put(e.getKey(), toArray(e.getValue()));
             }
             ranges.sort((a, b) -> Double.compare(a[0], b[0]));
             double[] mins = new double[ranges.size()];
@@ -358,7 +351,7 @@ final class ConditionIndex<T> {
                 maxs[i] = ranges.get(i)[1];
                 hs[i] = (int) ranges.get(i)[2];
             }
-            return new NumberField(slot, map, mins, maxs, hs, toArray(all));
+            return new NumberField(slot, new NumberEqualities(byKey, wholeValues), mins, maxs, hs, toArray(all));
         }
     }
 
