@@ -314,10 +314,9 @@ final class ConditionIndex<T> {
 
     private static final class NumberFieldBuilder {
         final int slot;
-        final Map<Long, Set<Integer>> equal = new LinkedHashMap<>();
+        final NumberEqualities.Builder equal = new NumberEqualities.Builder();
         final List<double[]> ranges = new ArrayList<>(); // {min, max, handle}
         final Set<Integer> all = new LinkedHashSet<>();
-        boolean wholeValues = true;
 
         NumberFieldBuilder(int slot) {
             this.slot = slot;
@@ -331,17 +330,12 @@ final class ConditionIndex<T> {
             }
             for (double v : r.numbers()) {
                 if (v == v) { // NaN equals nothing
-                    equal.computeIfAbsent(NumberEqualities.key(v), k -> new LinkedHashSet<>()).add(handle);
-                    wholeValues &= (long) v == v;
+                    equal.add(v, handle);
                 }
             }
         }
 
         NumberField build() {
-            Map<Long, int[]> byKey = new LinkedHashMap<>();
-            for (Map.Entry<Long, Set<Integer>> e : equal.entrySet()) {
-                byKey.put(e.getKey(), toArray(e.getValue()));
-            }
             ranges.sort((a, b) -> Double.compare(a[0], b[0]));
             double[] mins = new double[ranges.size()];
             double[] maxs = new double[ranges.size()];
@@ -351,7 +345,7 @@ final class ConditionIndex<T> {
                 maxs[i] = ranges.get(i)[1];
                 hs[i] = (int) ranges.get(i)[2];
             }
-            return new NumberField(slot, new NumberEqualities(byKey, wholeValues), mins, maxs, hs, toArray(all));
+            return new NumberField(slot, equal.build(), mins, maxs, hs, toArray(all));
         }
     }
 

@@ -1,7 +1,10 @@
 package io.cepheus.runtime.internal.cep;
 
 import com.carrotsearch.hppc.LongObjectHashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The ways a condition index keeps under equalities on one numeric field ({@code value == 7}, {@code code in (1, 2)}),
@@ -32,11 +35,32 @@ final class NumberEqualities {
     private final long min;
     private final long max;
 
+    /** Collects the ways under each value, then builds the lookup (while the index is rebuilt). */
+    static final class Builder {
+        private final Map<Long, Set<Integer>> byKey = new LinkedHashMap<>();
+        private boolean wholeValues = true;
+
+        /**
+         * @param value  a value the way requires, not NaN
+         * @param handle the way's version handle
+         */
+        void add(double value, int handle) {
+            byKey.computeIfAbsent(key(value), k -> new LinkedHashSet<>()).add(handle);
+            wholeValues &= (long) value == value;
+        }
+
+        NumberEqualities build() {
+            Map<Long, int[]> ways = new LinkedHashMap<>();
+            byKey.forEach((k, handles) -> ways.put(k, handles.stream().mapToInt(Integer::intValue).toArray()));
+            return new NumberEqualities(ways, wholeValues);
+        }
+    }
+
     /**
      * @param ways        the ways under each value's {@link #key}
      * @param wholeValues whether every value is a whole number (then each key is its value)
      */
-    NumberEqualities(Map<Long, int[]> ways, boolean wholeValues) {
+    private NumberEqualities(Map<Long, int[]> ways, boolean wholeValues) {
         long lo = Long.MAX_VALUE;
         long hi = Long.MIN_VALUE;
         for (long k : ways.keySet()) {

@@ -10,10 +10,8 @@ import static org.quicktheories.generators.SourceDSL.lists;
 
 import io.cepheus.nfa.testing.PropertySeeds;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -28,15 +26,11 @@ class NumberEqualitiesTest {
 
     /** Builds the table as the condition index does: way i under values[i]. */
     private static NumberEqualities table(double... values) {
-        Map<Long, Set<Integer>> byKey = new LinkedHashMap<>();
-        boolean whole = true;
+        NumberEqualities.Builder builder = new NumberEqualities.Builder();
         for (int i = 0; i < values.length; i++) {
-            byKey.computeIfAbsent(NumberEqualities.key(values[i]), k -> new LinkedHashSet<>()).add(i);
-            whole &= (long) values[i] == values[i];
+            builder.add(values[i], i);
         }
-        Map<Long, int[]> ways = new LinkedHashMap<>();
-        byKey.forEach((k, hs) -> ways.put(k, hs.stream().mapToInt(Integer::intValue).toArray()));
-        return new NumberEqualities(ways, whole);
+        return builder.build();
     }
 
     @Test
