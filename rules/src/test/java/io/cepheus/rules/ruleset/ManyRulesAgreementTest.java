@@ -24,7 +24,9 @@ import org.junit.jupiter.api.Test;
  * A rule set of many rules against each rule alone: random rule sets of 1 to 200 rules (conditions that the rule set
  * indexes by equalities, in-lists and ranges on several fields, conditions it cannot index, field tests after a
  * conjunct that may fail, optional first stages, loops, aggregates, windows) run over random keyed streams with
- * out-of-order events, watermarks, late events and a field whose getter fails on some events. Every rule must emit, key by key, exactly the matches and
+ * out-of-order events, watermarks, late events and a field whose getter fails on some events. In a third of the rule
+ * sets every stage of every rule names its event's type among a few, and the rules only follow by, so that the rule
+ * set keeps only the events some rule may take. Every rule must emit, key by key, exactly the matches and
  * timeouts it emits in an engine of its own, and the rule set's dead letters must be those of all the rules alone.
  * Some rules are put while events flow (compared with the rule alone on the events sent after it, from the
  * watermark of its cut), and some removed, so that the index follows the live set. The rule set's metrics must
@@ -71,12 +73,13 @@ class ManyRulesAgreementTest {
     private static void runOne(long seed) {
         SplittableRandom rnd = new SplittableRandom(seed);
         int ruleCount = rnd.nextInt(4) == 0 ? 1 + rnd.nextInt(5) : 1 + rnd.nextInt(200);
+        String types = rnd.nextInt(3) != 0 ? null : rnd.nextBoolean() ? "AB" : "ABC";
         List<Object> input = events(rnd);
         int eventCount = (int) input.stream().filter(o -> o instanceof Tx).count();
         List<PlannedRule> rules = new ArrayList<>();
         for (int r = 0; r < ruleCount; r++) {
             StringBuilder text = new StringBuilder();
-            Pattern<Tx> p = rule(rnd, text);
+            Pattern<Tx> p = types == null ? rule(rnd, text) : typedRule(rnd, text, types);
             int putAfter = rnd.nextInt(6) == 0 ? rnd.nextInt(eventCount) : -1;
             int removeAfter = putAfter < 0 && rnd.nextInt(8) == 0 ? rnd.nextInt(eventCount) : -1;
             rules.add(new PlannedRule("r" + r, text.toString(), p, putAfter, removeAfter));
@@ -261,12 +264,39 @@ class ManyRulesAgreementTest {
             };
             p = p.where(condition(c));
         }
+        return maybeWithin(rnd, p, text);
+    }
+
+    /**
+     * A rule whose every stage names its event's type, one of {@code types}, and whose stages only follow by: a rule
+     * set of those keeps only the events of those types (and, per type, of the values its stages name).
+     */
+    static Pattern<Tx> typedRule(SplittableRandom rnd, StringBuilder text, String types) {
+        int stages = 1 + rnd.nextInt(3);
+        String first = typed(rnd, types, fieldTest(rnd) + (rnd.nextBoolean() ? " && " + fieldTest(rnd) : ""));
+        text.append(first);
+        Pattern<Tx> p = Pattern.<Tx>begin("a").where(condition(first));
+        for (int s = 1; s < stages; s++) {
+            String name = s == 1 ? "b" : "c";
+            String c = typed(rnd, types, laterCondition(rnd));
+            text.append(" ; ").append(name).append(": ").append(c);
+            p = rnd.nextBoolean() ? p.followedBy(name) : p.followedByAny(name);
+            p = p.where(condition(c));
+        }
+        return maybeWithin(rnd, p, text);
+    }
+
+    private static Pattern<Tx> maybeWithin(SplittableRandom rnd, Pattern<Tx> p, StringBuilder text) {
         if (rnd.nextBoolean()) {
             long w = 3 + rnd.nextInt(30);
-            p = p.within(Duration.ofMillis(w));
             text.append(" within ").append(w);
+            return p.within(Duration.ofMillis(w));
         }
         return p;
+    }
+
+    private static String typed(SplittableRandom rnd, String types, String condition) {
+        return "type == '" + types.charAt(rnd.nextInt(types.length())) + "' && (" + condition + ")";
     }
 
     private static Condition<Tx> condition(String text) {

@@ -32,6 +32,10 @@ import java.util.Set;
  * something. The index only ever lets too many through: the version's matcher still evaluates its conditions, and an
  * event that fails a requirement would have failed the condition.
  *
+ * <p>Before any of that, an arriving event is asked whether some version may begin or extend anything with it at all
+ * ({@link ArrivalGate}, on a field or two that every way names with a list of values): if not, the rule set does not
+ * keep it, and only the events it keeps are looked up when released.
+ *
  * <p>A field read that throws (a getter's own exception, a map rule given another event) voids the event's reads:
  * the caller then hands the event to every version, whose conditions report the failure as they would without the
  * index.
@@ -65,6 +69,8 @@ final class ConditionIndex<T> {
     /** The entry of ways that need nothing. */
     private int alwaysPasses;
     private boolean statesAnything;
+    /** What an arriving event must be for some version to take it. */
+    private ArrivalGate<T> gate = ArrivalGate.open();
 
     // what collect() found
     private int[] found = new int[16];
@@ -144,6 +150,18 @@ final class ConditionIndex<T> {
             }
         }
         return n;
+    }
+
+    /**
+     * @return false if no version can begin or extend anything with the event, whatever its key and whatever waits
+     *         when it is released ({@link ArrivalGate}); it reads a field or two itself, and leaves the reads of
+     *         {@link #read} as they were
+     */
+    boolean mayConcern(T event) {
+        if (stale) {
+            rebuild();
+        }
+        return gate.mayConcern(event);
     }
 
     /** @return the handles {@link #collect} found */
@@ -253,6 +271,13 @@ final class ConditionIndex<T> {
                 numbers.computeIfAbsent(slot, NumberFieldBuilder::new).add(best, handle);
             }
         }
+        List<List<List<Condition<T>>>> starting = new ArrayList<>();
+        List<List<List<Condition<T>>>> waiting = new ArrayList<>();
+        for (Ways<T> w : waysOf.values()) {
+            starting.add(w.start());
+            waiting.add(w.waiting());
+        }
+        gate = ArrivalGate.over(ArrivalGate.waysOf(starting, waiting));
         fields.freeze();
         samples.bind(fields.numberNames(), fields.textNames());
         statesAnything = fields.any();

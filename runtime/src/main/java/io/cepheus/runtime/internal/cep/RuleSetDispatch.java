@@ -13,8 +13,9 @@ import java.util.Arrays;
  * partial matches are discarded) or only what extends the partial matches it has (it drains). An event goes only to
  * the versions holding state for its key ({@link KeyHolders}) whose waiting partial matches it may change, and to
  * those whose start conditions it may meet ({@link ConditionIndex}), in the order the versions joined; to the others
- * it would begin nothing and change nothing. A watermark visits only the versions handed events in its round or
- * with keys due: every entry of a version's expiry table is mirrored in one wheel of the rule set's
+ * it would begin nothing and change nothing. An arriving event that no version may begin or extend, whatever its
+ * key, is not even kept ({@link #concernsAnyVersion}). A watermark visits only the versions handed events in its
+ * round or with keys due: every entry of a version's expiry table is mirrored in one wheel of the rule set's
  * ({@link #memberDue}), so a thousand versions with nothing to do cost nothing.
  *
  * <p>Versions are known by a handle, a slot reused once its version leaves.
@@ -117,6 +118,16 @@ final class RuleSetDispatch<T> {
         round++;
         roundCount = 0;
         roundWatermark = watermark;
+    }
+
+    /**
+     * Whether an arriving event may concern some version present: begin a partial match, or change one that may be
+     * waiting for its key when it is released ({@link ConditionIndex#mayConcern}). An event that concerns none would
+     * be handed to no version, so the rule set need not buffer it, nor give its key an id; a version that joins later
+     * never sees it either, as it sees only events that arrive after it.
+     */
+    boolean concernsAnyVersion(T event) {
+        return members > 0 && index.mayConcern(event);
     }
 
     /** A released event: to the versions it concerns, and its key freed if nothing holds it any more. */

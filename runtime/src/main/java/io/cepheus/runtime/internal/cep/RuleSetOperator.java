@@ -322,6 +322,9 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
             late.late(key, event, timestamp);
             return;
         }
+        if (!versions.concernsAnyVersion(event)) {
+            return; // no version would be handed it: it takes no key id and no place in the buffer
+        }
         buffer.buffer().add(keys.idOf(key), event, timestamp);
     }
 

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.cepheus.pattern.Condition;
 import io.cepheus.pattern.FieldRequirement;
-import io.cepheus.pattern.IndexableCondition;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -19,14 +18,6 @@ import org.junit.jupiter.api.Test;
 class ConditionIndexTest {
 
     record Ev(char type, double value, String country) {
-    }
-
-    /** A condition that states requirements and accepts what meets them (the engine never calls it here). */
-    record Requiring(List<FieldRequirement<Ev>> requirements) implements IndexableCondition<Ev> {
-        @Override
-        public boolean filter(Ev event) {
-            throw new AssertionError("the index never evaluates a condition");
-        }
     }
 
     private static FieldRequirement<Ev> type(char... types) {
@@ -47,7 +38,7 @@ class ConditionIndexTest {
 
     @SafeVarargs
     private static List<List<Condition<Ev>>> way(FieldRequirement<Ev>... rs) {
-        return List.of(List.of(new Requiring(List.of(rs))));
+        return List.of(List.of(new Requiring<>(List.of(rs))));
     }
 
     /** @return the versions the event is looked at for: found by the lookup and passing its other requirements */
@@ -180,6 +171,22 @@ class ConditionIndexTest {
         assertTrue(index.mayChange(0));
         assertTrue(index.read(new Ev('C', 10, null)));
         assertFalse(index.mayChange(0));
+    }
+
+    @Test
+    void anArrivingEventIsKeptIfSomeVersionMayBeginOrGoOnWithIt() {
+        ConditionIndex<Ev> index = new ConditionIndex<>();
+        index.put(0, way(type('A'), value(7)), way(type('B'), valueAtLeast(10)));
+        index.put(1, way(type('C')), List.of());
+        assertTrue(index.mayConcern(new Ev('A', 7, null)));
+        assertFalse(index.mayConcern(new Ev('A', 8, null)), "no version begins with it, none goes on with an A");
+        assertTrue(index.mayConcern(new Ev('B', 0, null)), "version 0 may be waiting for a B");
+        assertTrue(index.mayConcern(new Ev('C', 0, null)));
+        assertFalse(index.mayConcern(new Ev('X', 7, null)));
+        index.put(2, way(type('X')), null); // cannot say how it goes on: every event may change it
+        assertTrue(index.mayConcern(new Ev('A', 8, null)));
+        index.remove(2);
+        assertFalse(index.mayConcern(new Ev('A', 8, null)));
     }
 
     @Test
