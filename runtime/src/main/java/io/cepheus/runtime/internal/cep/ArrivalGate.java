@@ -3,8 +3,9 @@ package io.cepheus.runtime.internal.cep;
 import io.cepheus.pattern.Condition;
 import io.cepheus.pattern.FieldRequirement;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -73,58 +74,65 @@ final class ArrivalGate<T> {
         if (ways == null) {
             return open();
         }
-        List<Map<String, FieldRequirement<T>>> named = new ArrayList<>();
+        List<List<FieldRequirement<T>>> lists = new ArrayList<>(ways.size());
         for (List<Condition<T>> way : ways) {
-            Map<String, FieldRequirement<T>> byField = new LinkedHashMap<>();
+            List<FieldRequirement<T>> named = new ArrayList<>();
             for (FieldRequirement<T> r : WayChecks.requirements(way)) {
-                if (r.kind() != FieldRequirement.Kind.NUMBER_BETWEEN) {
-                    // the first on a field: a way meets every one of them, so it meets the first
-                    byField.putIfAbsent(r.field() + "/" + r.kind(), r);
+                // the first on a field: a way meets every one of them, so it meets the first
+                if (r.kind() != FieldRequirement.Kind.NUMBER_BETWEEN && on(named, r.field(), r.kind()) == null) {
+                    named.add(r);
                 }
             }
-            named.add(byField);
+            lists.add(named);
         }
-        return over(named, MAX_FIELDS);
+        return over(lists, null, MAX_FIELDS);
     }
 
-    /** @param ways per way, its list requirements by field (and kind) not yet asked about */
-    private static <T> ArrivalGate<T> over(List<Map<String, FieldRequirement<T>>> ways, int fieldsLeft) {
+    /**
+     * @param ways      per way, its list requirements (one per field)
+     * @param asked     the field the gate above asked about, null at the top
+     * @param fieldsLeft how many more fields may be asked about
+     */
+    private static <T> ArrivalGate<T> over(List<List<FieldRequirement<T>>> ways, String asked, int fieldsLeft) {
         if (ways.isEmpty() || fieldsLeft == 0) {
             return open();
         }
-        Set<String> everyWay = new LinkedHashSet<>(ways.get(0).keySet());
-        Map<String, Set<Object>> values = new LinkedHashMap<>();
-        for (Map<String, FieldRequirement<T>> way : ways) {
-            everyWay.retainAll(way.keySet());
-            for (Map.Entry<String, FieldRequirement<T>> e : way.entrySet()) {
-                values.computeIfAbsent(e.getKey(), k -> new LinkedHashSet<>()).addAll(valuesOf(e.getValue()));
+        FieldRequirement<T> chosen = null;
+        int fewest = Integer.MAX_VALUE;
+        for (FieldRequirement<T> candidate : ways.get(0)) {
+            if (candidate.field().equals(asked)) {
+                continue;
+            }
+            Set<Object> values = new HashSet<>();
+            for (List<FieldRequirement<T>> way : ways) {
+                FieldRequirement<T> r = on(way, candidate.field(), candidate.kind());
+                if (r == null) {
+                    values = null; // a way that does not name it: no gate on it
+                    break;
+                }
+                values.addAll(valuesOf(r));
+            }
+            if (values != null && (values.size() < fewest
+                    || values.size() == fewest && candidate.field().compareTo(chosen.field()) < 0)) {
+                chosen = candidate;
+                fewest = values.size();
             }
         }
-        String field = null;
-        for (String f : everyWay) {
-            int n = values.get(f).size();
-            int best = field == null ? Integer.MAX_VALUE : values.get(field).size();
-            if (n < best || n == best && f.compareTo(field) < 0) {
-                field = f;
-            }
-        }
-        if (field == null) {
+        if (chosen == null) {
             return open();
         }
-        FieldRequirement<T> reader = ways.get(0).get(field);
-        // per value, the ways naming it, without the field
-        Map<Object, List<Map<String, FieldRequirement<T>>>> naming = new LinkedHashMap<>();
-        for (Map<String, FieldRequirement<T>> way : ways) {
-            Map<String, FieldRequirement<T>> rest = new LinkedHashMap<>(way);
-            for (Object v : valuesOf(rest.remove(field))) {
-                naming.computeIfAbsent(v, k -> new ArrayList<>()).add(rest);
+        // per value, the ways naming it
+        Map<Object, List<List<FieldRequirement<T>>>> naming = new LinkedHashMap<>();
+        for (List<FieldRequirement<T>> way : ways) {
+            for (Object v : valuesOf(on(way, chosen.field(), chosen.kind()))) {
+                naming.computeIfAbsent(v, k -> new ArrayList<>()).add(way);
             }
         }
         List<ArrivalGate<T>> gates = new ArrayList<>();
         NumberEqualities.Builder numbers = new NumberEqualities.Builder();
-        Map<String, ArrivalGate<T>> texts = new LinkedHashMap<>();
-        for (Map.Entry<Object, List<Map<String, FieldRequirement<T>>>> e : naming.entrySet()) {
-            ArrivalGate<T> then = over(e.getValue(), fieldsLeft - 1);
+        Map<String, ArrivalGate<T>> texts = new HashMap<>();
+        for (Map.Entry<Object, List<List<FieldRequirement<T>>>> e : naming.entrySet()) {
+            ArrivalGate<T> then = over(e.getValue(), chosen.field(), fieldsLeft - 1);
             if (e.getKey() instanceof String s) {
                 texts.put(s, then);
             } else if (e.getKey() instanceof Double d && !d.isNaN()) { // NaN equals nothing
@@ -134,10 +142,20 @@ final class ArrivalGate<T> {
         }
         @SuppressWarnings("unchecked")
         ArrivalGate<T>[] next = gates.toArray(new ArrivalGate[0]);
-        if (reader.kind() == FieldRequirement.Kind.TEXT_ONE_OF) {
-            return new ArrivalGate<>(null, null, reader.textReader(), Map.copyOf(texts), null);
+        if (chosen.kind() == FieldRequirement.Kind.TEXT_ONE_OF) {
+            return new ArrivalGate<>(null, null, chosen.textReader(), Map.copyOf(texts), null);
         }
-        return new ArrivalGate<>(reader.numberReader(), numbers.build(), null, null, next);
+        return new ArrivalGate<>(chosen.numberReader(), numbers.build(), null, null, next);
+    }
+
+    /** @return the way's requirement on {@code field} of {@code kind}, or null */
+    private static <T> FieldRequirement<T> on(List<FieldRequirement<T>> way, String field, FieldRequirement.Kind kind) {
+        for (FieldRequirement<T> r : way) {
+            if (r.kind() == kind && r.field().equals(field)) {
+                return r;
+            }
+        }
+        return null;
     }
 
     private static List<Object> valuesOf(FieldRequirement<?> r) {
