@@ -89,7 +89,7 @@ public final class RuleStream<T> {
         this.control = registry.control();
         control.onStopped(this::failUnapplied);
         this.id = registry.register("rule set", (operatorId, shard) -> {
-            RuleSetOperator<T> op = new RuleSetOperator<>(operatorId, spec(), options, tieBreaker, shard);
+            RuleSetOperator<T> op = new RuleSetOperator<>(operatorId, spec(), options, tieBreaker, shard, false);
             operators.add(op);
             return op;
         });

@@ -124,6 +124,8 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
     private volatile long publishedLate;
     /** How many members are retired and not gone yet. */
     private int retiredMembers;
+    /** Buffers every event that is not late, whether or not a version may take it (see the constructor). */
+    private final boolean keepsEveryArrival;
 
     /**
      * @param operatorId the rule set's id on the shard
@@ -131,14 +133,19 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
      * @param options    NFA options for every version (bound on partial matches)
      * @param tieBreaker orders events of equal timestamp before arrival order; null for none
      * @param shard      the shard it runs on
+     * @param keepsEveryArrival buffer every event that is not late: for a host that keeps the buffered events itself
+     *                   and puts each back, under the arrival number it counted, into every buffer of the shard
+     *                   ({@link io.cepheus.runtime.internal.hosted.HostedShard}); false keeps out the events no
+     *                   version may take ({@link ConditionIndex#mayConcern})
      */
     public RuleSetOperator(int operatorId, Spec<T> spec, NfaOptions options, Comparator<? super T> tieBreaker,
-            ShardContext<T> shard) {
+            ShardContext<T> shard, boolean keepsEveryArrival) {
         super(operatorId, shard.keys(), shard.timers());
         this.spec = spec;
         this.shard = shard;
         this.options = options;
         this.tieBreaker = tieBreaker;
+        this.keepsEveryArrival = keepsEveryArrival;
         // the rule set's buffer frees a key after finding none of it buffered and no version holding it: what
         // holds() asks, so the shard need not ask again
         this.buffer = SharedEventBuffer.forRuleSet(tieBreaker, id -> keyRelease.idleChecked(id));
@@ -322,7 +329,7 @@ public final class RuleSetOperator<T> extends KeyedOperator<T> implements Contro
             late.late(key, event, timestamp);
             return;
         }
-        if (!versions.concernsAnyVersion(event)) {
+        if (!keepsEveryArrival && !versions.concernsAnyVersion(event)) {
             return; // no version would be handed it: it takes no key id and no place in the buffer
         }
         buffer.buffer().add(keys.idOf(key), event, timestamp);

@@ -124,7 +124,8 @@ public final class HostedShard<T> implements ShardContext<T> {
         if (ruleSet != null) {
             throw new IllegalStateException("a hosted shard takes one rule set");
         }
-        ruleSet = new RuleSetOperator<>(operators.size(), spec, options, tieBreaker, this);
+        // the host keeps every buffered event and puts it back into every buffer: the rule set buffers them all too
+        ruleSet = new RuleSetOperator<>(operators.size(), spec, options, tieBreaker, this, true);
         ruleSet.keyChanges(changedKeys::add);
         operators.add(ruleSet);
         eventTime = true;
