@@ -1,11 +1,15 @@
 package io.cepheus.runtime.internal.cep;
 
+import static io.cepheus.runtime.internal.cep.IndexedEvents.type;
+import static io.cepheus.runtime.internal.cep.IndexedEvents.value;
+import static io.cepheus.runtime.internal.cep.IndexedEvents.valueAtLeast;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.cepheus.pattern.Condition;
 import io.cepheus.pattern.FieldRequirement;
+import io.cepheus.runtime.internal.cep.IndexedEvents.Ev;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -16,25 +20,6 @@ import org.junit.jupiter.api.Test;
  * too few; that a rule set with it emits what each rule alone emits is {@code ManyRulesAgreementTest}.
  */
 class ConditionIndexTest {
-
-    record Ev(char type, double value, String country) {
-    }
-
-    private static FieldRequirement<Ev> type(char... types) {
-        double[] values = new double[types.length];
-        for (int i = 0; i < types.length; i++) {
-            values[i] = types[i];
-        }
-        return FieldRequirement.numberOneOf("type", Ev::type, values);
-    }
-
-    private static FieldRequirement<Ev> value(double... values) {
-        return FieldRequirement.numberOneOf("value", Ev::value, values);
-    }
-
-    private static FieldRequirement<Ev> valueAtLeast(double min) {
-        return FieldRequirement.numberBetween("value", Ev::value, min, Double.POSITIVE_INFINITY);
-    }
 
     @SafeVarargs
     private static List<List<Condition<Ev>>> way(FieldRequirement<Ev>... rs) {
